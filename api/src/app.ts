@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express, type Router } from 'express';
+import type { Storage } from '@sift/clickhouse';
+import { AccountsService } from './accounts/accounts.service.ts';
+import { accountsRoutes } from './accounts/accounts.routes.ts';
+import { authenticate, requireActiveOnboarded } from './auth/middleware.ts';
+import { TokenVerifier } from './auth/token-verifier.ts';
+import type { Config } from './config.ts';
+import type { PublicConfig } from './contracts.ts';
+import { errorHandler, NotFoundError } from './errors.ts';
+import { FilesService, type EnqueueIngest } from './files/files.service.ts';
+import { filesRoutes } from './files/files.routes.ts';
+import { ExportService } from './search/export.service.ts';
+import { SearchService } from './search/search.service.ts';
+import { searchRoutes } from './search/search.routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  /** The origin the app is reached at (resolved `PUBLIC_URL`). */
+  publicUrl: string;
+  /** The OIDC issuer tokens are verified against. */
+  issuer: string;
+  storage: Storage;
+  enqueue: EnqueueIngest;
+  /** The dev identity provider's router, mounted at /idp, when no external issuer is configured. */
+  devIdp?: Router | undefined;
+  log: (message: string, detail?: unknown) => void;
+}
+
+/** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
+export function createApp(deps: AppDeps): Express {
+  const { config, storage } = deps;
+  const blobDir = path.join(config.dataDir, 'blobs');
+  const verifier = new TokenVerifier({
+    issuer: deps.issuer,
+    audience: config.oidcAudience,
+    permissionsClaim: config.permissionsClaim,
+  });
+  const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
+  const files = new FilesService(storage, blobDir, deps.enqueue);
+  const search = new SearchService(storage, deps.log);
+  const exports = new ExportService(storage, search);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  if (deps.devIdp) app.use('/idp', deps.devIdp);
+
+  const api = express.Router();
+  api.use(express.json({ limit: '1mb' }));
+  api.get('/config', (_req, res) => {
+    const body: PublicConfig = {
+      productName: 'Sift',
+      oidc: { issuer: deps.issuer, clientId: config.oidcClientId, audience: config.oidcAudience, scope: 'openid profile email' },
+      permissionsClaim: config.permissionsClaim,
+    };
+    res.json(body);
+  });
+  api.get('/health', async (_req, res) => {
+    res.json({ status: 'ok', clickhouse: await storage.ping() });
+  });
+  api.use(authenticate(verifier, accounts));
+  api.use('/accounts', accountsRoutes(accounts));
+  const data = express.Router();
+  data.use(requireActiveOnboarded);
+  data.use(filesRoutes(files, blobDir, config.maxUploadBytes));
+  data.use(searchRoutes(search, exports));
+  api.use('/file', data);
+  api.use(() => {
+    throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
+  });
+  app.use('/api', api);
+
+  if (config.webDir && existsSync(path.join(config.webDir, 'index.html'))) {
+    const webDir = config.webDir;
+    app.use(express.static(webDir, { index: false, maxAge: '1h' }));
+    // The SPA owns every other GET path (client-side routes such as /files or /search).
+    app.get(/.*/, (_req, res) => res.sendFile(path.join(webDir, 'index.html')));
+  }
+  app.use(errorHandler(deps.log));
+  return app;
+}

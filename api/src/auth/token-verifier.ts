@@ -1,0 +1,87 @@
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { UnauthorizedError } from '../errors.ts';
+
+/** Asymmetric algorithms only: no `none`, no HMAC (whose "key" would be public). */
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+interface Discovery {
+  issuer: string;
+  jwks_uri: string;
+  userinfo_endpoint?: string;
+}
+
+/** A verified access token: its claims and the permissions read from the configured claim. */
+export interface VerifiedToken {
+  sub: string;
+  claims: JWTPayload & Record<string, unknown>;
+  permissions: string[];
+  /** The raw token, for the userinfo call. */
+  token: string;
+}
+
+export interface TokenVerifierOptions {
+  issuer: string;
+  audience: string;
+  permissionsClaim: string;
+}
+
+/**
+ * Verifies OIDC access tokens (JWT) against any standards-compliant issuer: discovery at
+ * `${issuer}/.well-known/openid-configuration`, keys from its `jwks_uri` (cached and refreshed by
+ * jose), `iss`, `aud` and an asymmetric-algorithm allowlist checked, 30 s clock tolerance.
+ */
+export class TokenVerifier {
+  #discovery: Promise<Discovery> | null = null;
+  #jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+
+  constructor(private readonly options: TokenVerifierOptions) {}
+
+  /** The issuer's discovery document (fetched once; a failed fetch is retried on the next call). */
+  discovery(): Promise<Discovery> {
+    this.#discovery ??= (async () => {
+      const res = await fetch(`${this.options.issuer}/.well-known/openid-configuration`);
+      if (!res.ok) throw new Error(`OIDC discovery failed: HTTP ${res.status}`);
+      return (await res.json()) as Discovery;
+    })().catch((e: unknown) => {
+      this.#discovery = null;
+      throw e;
+    });
+    return this.#discovery;
+  }
+
+  /** Verifies `Authorization: Bearer …`'s token; throws UnauthorizedError (401) when it is not valid. */
+  async verify(token: string): Promise<VerifiedToken> {
+    const meta = await this.discovery();
+    this.#jwks ??= createRemoteJWKSet(new URL(meta.jwks_uri));
+    try {
+      const { payload } = await jwtVerify(token, this.#jwks, {
+        issuer: meta.issuer,
+        audience: this.options.audience,
+        algorithms: ALGORITHMS,
+        clockTolerance: 30,
+      });
+      if (!payload.sub) throw new UnauthorizedError('The access token has no subject.', 'INVALID_TOKEN');
+      const raw = payload[this.options.permissionsClaim];
+      const permissions = Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string') : [];
+      return { sub: payload.sub, claims: payload, permissions, token };
+    } catch (e) {
+      if (e instanceof UnauthorizedError) throw e;
+      if (e instanceof joseErrors.JOSEError) {
+        const expired = e instanceof joseErrors.JWTExpired;
+        throw new UnauthorizedError(
+          expired ? 'Your session has expired. Please sign in again.' : 'The access token is not valid.',
+          expired ? 'TOKEN_EXPIRED' : 'INVALID_TOKEN',
+        );
+      }
+      throw e;
+    }
+  }
+
+  /** Claims from the issuer's userinfo endpoint for this token, or {} when it has none or fails. */
+  async userinfo(token: string): Promise<Record<string, unknown>> {
+    const meta = await this.discovery();
+    if (!meta.userinfo_endpoint) return {};
+    const res = await fetch(meta.userinfo_endpoint, { headers: { authorization: `Bearer ${token}` } });
+    return res.ok ? ((await res.json()) as Record<string, unknown>) : {};
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The HTTP contract of Sift's API (paths relative to `/api`), owned here and imported by the web
+ * app through `@sift/api/contracts`. Shapes follow the product spec, section 3; errors are always
+ * `ErrorBody` with the right HTTP status.
+ */
+import { z } from 'zod';
+
+/** Every error answer: `{ error, code }`; `error` is a sentence a person can act on. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+}
+
+/** `GET /api/config`: what the SPA needs to sign in, read at run time so one build serves any deployment. */
+export interface PublicConfig {
+  /** Display name of the product. */
+  productName: string;
+  oidc: {
+    /** Issuer URL (discovery at `${issuer}/.well-known/openid-configuration`). */
+    issuer: string;
+    clientId: string;
+    /**
+     * Required `aud` of access tokens. Send it to the provider as the `audience` parameter, and as
+     * `resource` (RFC 8707) only when it is an absolute URI (`https://…`, `urn:…`): providers reject
+     * a non-URI resource, and the dev IdP maps requests without one to this audience.
+     */
+    audience: string;
+    scope: string;
+  };
+  /** Access-token claim holding the permission list. */
+  permissionsClaim: string;
+}
+
+/** An account as `GET /api/accounts/me` returns it. `id` is the token's `sub`. */
+export interface Account {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  active: boolean;
+  onboarded: boolean;
+}
+
+/** `POST /api/accounts/onboard` body. */
+export const onboardRequestSchema = z.object({
+  firstName: z.string().trim().min(1, 'First name is required'),
+  lastName: z.string().trim().min(1, 'Last name is required'),
+});
+export type OnboardRequest = z.infer<typeof onboardRequestSchema>;
+
+export const FILE_TYPES = ['GENERAL', 'AUTHOR'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** PROCESSING while ingesting, PROCESSED when searchable, FAILED otherwise (spec: any other value is failed). */
+export type FileStatus = 'PROCESSING' | 'PROCESSED' | 'FAILED';
+
+/** A file record (spec section 3). Dates are ISO 8601 strings (UTC). */
+export interface FileRecord {
+  id: string;
+  originalFilename: string;
+  /** Generated storage name of the original (never a user path). */
+  filename: string;
+  fileType: FileType;
+  status: FileStatus;
+  /** Rows ingested over all sheets (header rows excluded). */
+  totalRows: number;
+  /** Same as totalRows (the spec names both). */
+  rowCount: number;
+  totalColumns: number;
+  /** Distinct column names over all sheets, in first-seen order. */
+  columnNames: string[];
+  sheetNames: string[];
+  uploadDate: string;
+  /** Size of the original upload in bytes. */
+  sizeBytes: number;
+  /** Why ingest failed (FAILED only), else null. */
+  errorMessage: string | null;
+  /** For an AUTHOR file: the GENERAL file it was derived from, else null. */
+  sourceFileId: string | null;
+}
+
+/** `POST /api/file/upload` (field `file`) answers `{ file }`; `/upload-multiple` (field `files`) answers `{ files }`. */
+export interface UploadResponse {
+  file: FileRecord;
+}
+export interface UploadMultipleResponse {
+  files: FileRecord[];
+}
+
+const criteriaSchema = z
+  .record(z.string(), z.string())
+  .default({})
+  .transform((criteria) => {
+    // Spec section 5: search text is trimmed and empty entries removed; column names are trimmed.
+    const out: Record<string, string> = {};
+    for (const [column, text] of Object.entries(criteria)) {
+      const name = column.trim();
+      const term = text.trim();
+      if (name && term) out[name] = term;
+    }
+    return out;
+  });
+
+/** Maximum rows a search page may ask for. */
+export const MAX_PAGE_SIZE = 1000;
+/** Maximum file ids in fileIds or excludedFileIds (spec section 5). */
+export const MAX_FILE_FILTER = 25;
+
+/** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
+export const searchRequestSchema = z.object({
+  fileIds: z
+    .array(z.string())
+    .max(MAX_FILE_FILTER, 'Maximum of 25 files can be selected at once. Please deselect some files first.')
+    .optional(),
+  excludedFileIds: z
+    .array(z.string())
+    .max(MAX_FILE_FILTER, 'Maximum of 25 files can be excluded at once. Please remove some files from exclusion first.')
+    .optional(),
+  sheetNames: z.array(z.string()).optional(),
+  searchCriteria: criteriaSchema,
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+});
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+export type ParsedSearchRequest = z.output<typeof searchRequestSchema>;
+
+/**
+ * Reserved keys carried by every result row beside the column values. Header names equal to one of
+ * these are renamed at ingest (`__fileName (2)`), so they never collide.
+ */
+export const ROW_META = {
+  fileId: '__fileId',
+  fileName: '__fileName',
+  sheet: '__sheet',
+  rowNumber: '__rowNumber',
+} as const;
+
+/** A result row: column name → cell text, plus the ROW_META keys. */
+export type ResultRow = Record<string, string | number>;
+
+/** `POST /api/file/search` and `POST /api/file/preprocessed/search` answer. */
+export interface SearchResponse {
+  data: ResultRow[];
+  totalRecords: number;
+  totalPages: number;
+  page: number;
+  size: number;
+  /** Column names of the searched files, in order (the union over files). */
+  columns: string[];
+  /** false: the search engine is unavailable; `message` says why. */
+  searchAvailable: boolean;
+  message: string | null;
+}
+
+/** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */
+export const preprocessedSearchRequestSchema = z.object({
+  searchCriteria: criteriaSchema,
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+});
+export type PreprocessedSearchRequest = z.input<typeof preprocessedSearchRequestSchema>;
+
+export const EXPORT_FORMATS = ['XLSX', 'CSV'] as const;
+
+/**
+ * `POST /api/file/export` body: the search request plus `format` (spec section 3). The answer is the
+ * file itself, streamed, with a `Content-Disposition` filename (`customFilename` + extension, else
+ * `search_results_<ISO date>`). `columns` limits and orders the exported columns.
+ */
+export const exportRequestSchema = searchRequestSchema
+  .omit({ page: true, size: true })
+  .extend({
+    format: z.enum(EXPORT_FORMATS).default('XLSX'),
+    columns: z.array(z.string()).optional(),
+    customFilename: z.string().trim().max(200).optional(),
+    includeHeaders: z.boolean().default(true),
+    /** Add File, Sheet and Row columns before the data columns. */
+    includeMetadata: z.boolean().default(false),
+    fileType: z.enum(FILE_TYPES).optional(),
+  });
+export type ExportRequest = z.input<typeof exportRequestSchema>;

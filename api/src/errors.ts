@@ -1,0 +1,63 @@
+import type { ErrorRequestHandler } from 'express';
+import multer from 'multer';
+import type { ErrorBody } from './contracts.ts';
+
+/** An error with an HTTP status and a stable code; `message` is shown to the user as `error`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+export class BadRequestError extends HttpError {
+  constructor(message: string, code = 'BAD_REQUEST') {
+    super(400, code, message);
+  }
+}
+export class UnauthorizedError extends HttpError {
+  constructor(message = 'Sign in to continue.', code = 'UNAUTHORIZED') {
+    super(401, code, message);
+  }
+}
+export class ForbiddenError extends HttpError {
+  constructor(message: string, code = 'FORBIDDEN') {
+    super(403, code, message);
+  }
+}
+export class NotFoundError extends HttpError {
+  constructor(message = 'Not found.', code = 'NOT_FOUND') {
+    super(404, code, message);
+  }
+}
+
+/** The one error middleware, mounted last: maps errors to `{ error, code }` with the right status. */
+export function errorHandler(log: (message: string, detail?: unknown) => void): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    let status = 500;
+    let body: ErrorBody = { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' };
+    if (err instanceof HttpError) {
+      status = err.status;
+      body = { error: err.message, code: err.code };
+    } else if (err instanceof multer.MulterError) {
+      status = err.code === 'LIMIT_FILE_SIZE' ? 413 : 400;
+      body = { error: `Upload rejected: ${err.message}.`, code: err.code };
+    } else if (isBodyParserError(err)) {
+      status = err.status;
+      body = { error: 'The request body is not valid JSON.', code: 'INVALID_JSON' };
+    } else {
+      log('Unhandled error', err);
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(status).json(body);
+  };
+}
+
+function isBodyParserError(err: unknown): err is { status: number; type: string } {
+  return typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed';
+}

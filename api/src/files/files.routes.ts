@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Router, type RequestHandler } from 'express';
+import multer from 'multer';
+import { accountOf } from '../auth/middleware.ts';
+import type { UploadMultipleResponse, UploadResponse } from '../contracts.ts';
+import { BadRequestError, HttpError } from '../errors.ts';
+import type { FilesService, StoredUpload } from './files.service.ts';
+
+export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'];
+/** Most files one multipart request may carry. */
+export const MAX_FILES_PER_REQUEST = 100;
+
+/** Multer keeps the name as latin1 unless told; browsers send UTF-8 file names. */
+function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options {
+  mkdirSync(blobDir, { recursive: true });
+  return {
+    storage: multer.diskStorage({
+      destination: blobDir,
+      // A generated name, never the user's: the extension is kept only from the accepted list.
+      filename: (_req, file, cb) => cb(null, `${randomUUID()}${path.extname(file.originalname).toLowerCase()}`),
+    }),
+    defParamCharset: 'utf8',
+    limits: { fileSize: maxUploadBytes, files: MAX_FILES_PER_REQUEST },
+    fileFilter: (_req, file, cb) => {
+      if (ACCEPTED_EXTENSIONS.includes(path.extname(file.originalname).toLowerCase())) cb(null, true);
+      else
+        cb(
+          new BadRequestError(
+            `Invalid file type: ${file.originalname}. Please upload Excel (.xlsx, .xls) or CSV files.`,
+            'INVALID_FILE_TYPE',
+          ),
+        );
+    },
+  } as multer.Options;
+}
+
+/** Runs a multer middleware, turning its size-limit error into a message the user can act on. */
+function withLimits(handler: RequestHandler, maxUploadBytes: number): RequestHandler {
+  return (req, res, next) =>
+    handler(req, res, (err?: unknown) => {
+      if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
+        const mb = Math.round(maxUploadBytes / (1024 * 1024));
+        next(new HttpError(413, 'FILE_TOO_LARGE', `File too large. Maximum size is ${mb}MB.`));
+      } else next(err);
+    });
+}
+
+function stored(files: Express.Multer.File[]): StoredUpload[] {
+  return files.map((f) => ({ originalFilename: f.originalname, storedName: f.filename, sizeBytes: f.size }));
+}
+
+/** `/api/file/*`: uploads and file records. */
+export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes: number): Router {
+  const router = Router();
+  const upload = multer(uploadOptions(blobDir, maxUploadBytes));
+
+  router.post('/upload', withLimits(upload.single('file'), maxUploadBytes), async (req, res) => {
+    if (!req.file) throw new BadRequestError('No files selected for upload', 'NO_FILE');
+    const [file] = await files.accept(accountOf(res).id, stored([req.file]));
+    res.status(201).json({ file: file! } satisfies UploadResponse);
+  });
+
+  router.post(
+    '/upload-multiple',
+    withLimits(upload.array('files', MAX_FILES_PER_REQUEST), maxUploadBytes),
+    async (req, res) => {
+      const list = (req.files as Express.Multer.File[] | undefined) ?? [];
+      if (!list.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
+      res.status(201).json({ files: await files.accept(accountOf(res).id, stored(list)) } satisfies UploadMultipleResponse);
+    },
+  );
+
+  router.get('/files', async (_req, res) => {
+    res.json(await files.list(accountOf(res).id));
+  });
+  router.get('/files/:id', async (req, res) => {
+    res.json(await files.get(accountOf(res).id, String(req.params.id)));
+  });
+  router.delete('/files/:id', async (req, res) => {
+    await files.delete(accountOf(res).id, String(req.params.id));
+    res.status(204).end();
+  });
+  return router;
+}

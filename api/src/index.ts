@@ -1,0 +1,4 @@
+/** `@sift/api`: the HTTP API and the all-in-one server. */
+export { startSift, type RunningSift } from './server.ts';
+export { createApp, type AppDeps } from './app.ts';
+export { loadConfig, type Config } from './config.ts';

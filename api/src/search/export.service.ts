@@ -1,0 +1,130 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { format as csvFormat } from 'fast-csv';
+import type { Storage, StoredFileType } from '@sift/clickhouse';
+import type { z } from 'zod';
+import type { exportRequestSchema } from '../contracts.ts';
+import { BadRequestError } from '../errors.ts';
+import { unionColumns, type SearchService } from './search.service.ts';
+
+export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
+
+/** Rows per sheet of an xlsx export (Excel's limit is 1,048,576 including the header row). */
+const XLSX_ROWS_PER_SHEET = 1_000_000;
+const META_COLUMNS = ['File', 'Sheet', 'Row'];
+
+/**
+ * Neutralises a cell against formula injection (OWASP CSV Injection): text starting with `=`, `+`,
+ * `-`, `@`, tab or carriage return is prefixed with `'` so spreadsheet programs show it as text.
+ */
+export function neutralise(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** `name` made safe as a download name, plus the format's extension. */
+export function exportFilename(format: 'CSV' | 'XLSX', custom: string | undefined, fileType: StoredFileType): string {
+  const safe = (custom ?? '')
+    .replace(/\.(csv|xlsx)$/i, '')
+    .replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_')
+    .trim();
+  const base = safe || `${fileType === 'AUTHOR' ? 'authors_search_results' : 'search_results'}_${new Date().toISOString().slice(0, 10)}`;
+  return `${base}.${format.toLowerCase()}`;
+}
+
+/** An export about to be written: where it goes and what it holds. */
+export interface PreparedExport {
+  filename: string;
+  contentType: string;
+  /** Streams the matching rows into `out` (never holding the whole result), then ends `out`. */
+  write(out: Writable): Promise<number>;
+}
+
+/** Exports of search results, streamed to CSV or XLSX. */
+export class ExportService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly search: SearchService,
+  ) {}
+
+  async prepare(ownerId: string, request: ParsedExportRequest): Promise<PreparedExport> {
+    const fileType: StoredFileType = request.fileType ?? 'GENERAL';
+    const files = await this.search.files(ownerId, fileType, request);
+    const available = unionColumns(files);
+    const columns = request.columns?.length ? request.columns.filter((c) => available.includes(c)) : available;
+    if (request.columns?.length && !columns.length) {
+      throw new BadRequestError('Please select at least one column to export', 'NO_COLUMNS');
+    }
+    const names = new Map(files.map((f) => [f.id, f.originalFilename]));
+    const rows = this.storage.rows.scan({
+      files,
+      criteria: request.searchCriteria,
+      sheets: request.sheetNames,
+      headers: columns,
+    });
+    const header = request.includeMetadata ? [...META_COLUMNS, ...columns] : columns;
+    async function* records(): AsyncGenerator<string[]> {
+      for await (const batch of rows) {
+        for (const hit of batch) {
+          const cells = columns.map((c) => neutralise(hit.cells[c] ?? ''));
+          yield request.includeMetadata
+            ? [neutralise(names.get(hit.fileId) ?? ''), neutralise(hit.sheet), String(hit.rowNumber), ...cells]
+            : cells;
+        }
+      }
+    }
+    const filename = exportFilename(request.format, request.customFilename, fileType);
+    if (request.format === 'CSV') {
+      return {
+        filename,
+        contentType: 'text/csv; charset=utf-8',
+        write: (out) => writeCsv(out, request.includeHeaders ? header : null, records()),
+      };
+    }
+    return {
+      filename,
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      write: (out) => writeXlsx(out, request.includeHeaders ? header : null, records()),
+    };
+  }
+}
+
+async function writeCsv(out: Writable, header: string[] | null, records: AsyncIterable<string[]>): Promise<number> {
+  // A BOM so Excel opens the UTF-8 text with the right characters.
+  const csv = csvFormat<string[], string[]>({ writeBOM: true, quoteColumns: false });
+  csv.pipe(out);
+  let n = 0;
+  if (header) csv.write(header);
+  for await (const r of records) {
+    n++;
+    if (!csv.write(r)) await once(csv, 'drain');
+  }
+  csv.end();
+  await once(out, 'finish');
+  return n;
+}
+
+async function writeXlsx(out: Writable, header: string[] | null, records: AsyncIterable<string[]>): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  let sheet: ExcelJS.Worksheet | null = null;
+  let inSheet = 0;
+  let sheets = 0;
+  let n = 0;
+  const newSheet = () => {
+    sheet?.commit();
+    sheets++;
+    sheet = workbook.addWorksheet(sheets === 1 ? 'Results' : `Results ${sheets}`);
+    inSheet = 0;
+    if (header) sheet.addRow(header).commit();
+  };
+  newSheet();
+  for await (const r of records) {
+    if (inSheet >= XLSX_ROWS_PER_SHEET) newSheet();
+    sheet!.addRow(r).commit();
+    inSheet++;
+    n++;
+  }
+  (sheet as ExcelJS.Worksheet | null)?.commit();
+  await workbook.commit();
+  return n;
+}

@@ -1,0 +1,90 @@
+import type { FileRow, RowHit, RowQuery, Storage, StoredFileType } from '@sift/clickhouse';
+import { ROW_META, type ParsedSearchRequest, type ResultRow, type SearchResponse } from '../contracts.ts';
+
+/** Filters shared by search and export (the search request without paging). */
+export type SearchFilters = Pick<
+  ParsedSearchRequest,
+  'fileIds' | 'excludedFileIds' | 'sheetNames' | 'searchCriteria' | 'startDate' | 'endDate'
+>;
+
+export const SEARCH_UNAVAILABLE = 'Search is temporarily unavailable';
+
+/** Column names of the files, in order: the union over files of their columns, first seen first. */
+export function unionColumns(files: FileRow[]): string[] {
+  const seen = new Set<string>();
+  for (const f of files) for (const c of f.columnNames) seen.add(c);
+  return [...seen];
+}
+
+/** Search over one owner's PROCESSED files of one type (GENERAL for the general search, AUTHOR for Authors). */
+export class SearchService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly log: (message: string, detail?: unknown) => void,
+  ) {}
+
+  /** The owner's searchable files after the include/exclude and upload-date filters. */
+  async files(ownerId: string, fileType: StoredFileType, filters: SearchFilters): Promise<FileRow[]> {
+    return this.storage.files.list({
+      ownerId,
+      fileType,
+      status: 'PROCESSED',
+      ...(filters.fileIds?.length ? { ids: filters.fileIds } : {}),
+      ...(filters.excludedFileIds?.length ? { excludedIds: filters.excludedFileIds } : {}),
+      ...(filters.startDate ? { uploadedFrom: filters.startDate } : {}),
+      ...(filters.endDate ? { uploadedTo: filters.endDate } : {}),
+    });
+  }
+
+  /**
+   * One page of matching rows (zero-based `page`). If ClickHouse fails, the answer says
+   * `searchAvailable: false` with a message instead of an error status.
+   */
+  async search(
+    ownerId: string,
+    fileType: StoredFileType,
+    request: SearchFilters & { page: number; size: number },
+  ): Promise<SearchResponse> {
+    const { page, size } = request;
+    try {
+      const files = await this.files(ownerId, fileType, request);
+      const query: RowQuery = { files, criteria: request.searchCriteria, sheets: request.sheetNames };
+      const totalRecords = await this.storage.rows.count(query);
+      const hits = totalRecords > page * size ? await this.storage.rows.page(query, page * size, size) : [];
+      return {
+        data: toResultRows(hits, files),
+        totalRecords,
+        totalPages: Math.ceil(totalRecords / size),
+        page,
+        size,
+        columns: unionColumns(files),
+        searchAvailable: true,
+        message: null,
+      };
+    } catch (e) {
+      this.log('Search failed', e);
+      return {
+        data: [],
+        totalRecords: 0,
+        totalPages: 0,
+        page,
+        size,
+        columns: [],
+        searchAvailable: false,
+        message: SEARCH_UNAVAILABLE,
+      };
+    }
+  }
+}
+
+/** Rows keyed by column name plus the ROW_META keys (file id and name, sheet, row number). */
+export function toResultRows(hits: RowHit[], files: FileRow[]): ResultRow[] {
+  const names = new Map(files.map((f) => [f.id, f.originalFilename]));
+  return hits.map((h) => ({
+    ...h.cells,
+    [ROW_META.fileId]: h.fileId,
+    [ROW_META.fileName]: names.get(h.fileId) ?? '',
+    [ROW_META.sheet]: h.sheet,
+    [ROW_META.rowNumber]: h.rowNumber,
+  }));
+}

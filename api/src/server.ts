@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { openStorage } from '@sift/clickhouse';
+import { INGEST_JOB_OPTIONS, INGEST_QUEUE, startIngestWorker, type IngestFilePayload } from '@sift/ingest-worker';
+import { createApp } from './app.ts';
+import { createDevIdp } from './auth/dev-idp.ts';
+import { loadConfig, type Config } from './config.ts';
+
+/** The built web app, served by the all-in-one process. */
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+export interface RunningSift {
+  /** The origin the app answers at, e.g. `http://localhost:8080`. */
+  url: string;
+  config: Config;
+  server: Server;
+  /** Stops accepting requests, drains the worker and closes Redis and ClickHouse. */
+  close(): Promise<void>;
+}
+
+/** Fails fast with a message saying how to provide Redis when it does not answer. */
+async function checkRedis(url: string): Promise<void> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 3000 });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (e) {
+    throw new Error(
+      `Redis is not reachable at ${url} (${e instanceof Error ? e.message : String(e)}). Sift needs Redis for its ingest queue: start one (for example \`redis-server --daemonize yes\`) or set REDIS_URL to a reachable Redis.`,
+    );
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/**
+ * Starts Sift in one process (the all-in-one mode): API, ingest worker, built web app, dev identity
+ * provider (when `OIDC_ISSUER` is unset) and embedded ClickHouse under `DATA_DIR`. `overrides`
+ * replace values of the environment's configuration (tests use a unique database and queue prefix).
+ */
+export async function startSift(overrides: Partial<Config> = {}): Promise<RunningSift> {
+  const config: Config = { ...loadConfig(), webDir: DEFAULT_WEB_DIR, ...overrides };
+  const log = (message: string, detail?: unknown) => console.error(`[sift] ${message}`, detail ?? '');
+  await checkRedis(config.redisUrl);
+
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
+  const issuer = config.oidcIssuer ?? `${publicUrl}/idp`;
+
+  const storage = await openStorage({
+    url: config.clickhouseUrl,
+    user: config.clickhouseUser,
+    password: config.clickhousePassword,
+    database: config.clickhouseDatabase,
+    dataDir: config.dataDir,
+  });
+  const producer = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  producer.on('error', (e) => log('Redis error', e.message));
+  const queue = new Queue<IngestFilePayload>(INGEST_QUEUE, { connection: producer, prefix: config.queuePrefix });
+  const worker = config.runWorker
+    ? startIngestWorker({
+        storage,
+        blobDir: path.join(config.dataDir, 'blobs'),
+        connection: { url: config.redisUrl },
+        prefix: config.queuePrefix,
+        log,
+      })
+    : null;
+  const devIdp = config.oidcIssuer
+    ? undefined
+    : await createDevIdp({
+        issuer,
+        appOrigin: publicUrl,
+        clientId: config.oidcClientId,
+        audience: config.oidcAudience,
+        permissionsClaim: config.permissionsClaim,
+        adminEmails: config.adminEmails,
+        dataDir: config.dataDir,
+        production: config.production,
+      });
+  const app = createApp({
+    config,
+    publicUrl,
+    issuer,
+    storage,
+    devIdp,
+    log,
+    enqueue: async (payload) => {
+      await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: payload.fileId });
+    },
+  });
+  server.on('request', app);
+
+  return {
+    url: publicUrl,
+    config,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.close();
+      await queue.close();
+      producer.disconnect();
+      await storage.close();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { ident } from './sql.ts';
+import { nextVersion } from './versions.ts';
+
+export type StoredFileType = 'GENERAL' | 'AUTHOR';
+export type StoredFileStatus = 'PROCESSING' | 'PROCESSED' | 'FAILED';
+
+/** A file's metadata row. Dates are ISO 8601 (UTC); sizes in bytes. */
+export interface FileRow {
+  id: string;
+  ownerId: string;
+  originalFilename: string;
+  /** Generated storage name of the original under `DATA_DIR/blobs` ('' for a derived AUTHOR file). */
+  filename: string;
+  fileType: StoredFileType;
+  status: StoredFileStatus;
+  errorMessage: string;
+  totalRows: number;
+  totalColumns: number;
+  /** Distinct header names over all sheets, in first-seen order. */
+  columnNames: string[];
+  sheetNames: string[];
+  /** Header name → physical column of `rows`; '' means the header lives in the overflow map. */
+  columnMap: Record<string, string>;
+  sizeBytes: number;
+  /** For a derived AUTHOR file, the GENERAL file it came from; else ''. */
+  sourceFileId: string;
+  uploadDate: string;
+}
+
+/** Which files a listing returns. */
+export interface FileFilter {
+  ownerId: string;
+  fileType?: StoredFileType;
+  status?: StoredFileStatus;
+  /** Only these ids (when given). */
+  ids?: string[];
+  /** Never these ids. */
+  excludedIds?: string[];
+  /** Upload date bounds, ISO 8601, inclusive. */
+  uploadedFrom?: string;
+  uploadedTo?: string;
+}
+
+interface RawFile {
+  id: string;
+  owner_id: string;
+  original_filename: string;
+  filename: string;
+  file_type: StoredFileType;
+  status: StoredFileStatus;
+  error_message: string;
+  total_rows: number;
+  total_columns: number;
+  column_names: string[];
+  sheet_names: string[];
+  column_map: string;
+  size_bytes: number;
+  source_file_id: string;
+  upload_ms: number;
+}
+
+const COLUMNS = `id, owner_id, original_filename, filename, file_type, status, error_message, total_rows, total_columns,
+  column_names, sheet_names, column_map, size_bytes, source_file_id, toUnixTimestamp64Milli(upload_date) AS upload_ms`;
+
+/** File records in `{database}.files` (ReplacingMergeTree, read with FINAL). */
+export class FilesRepository {
+  readonly #client: ClickHouseClient;
+  readonly #table: string;
+
+  constructor(client: ClickHouseClient, database: string) {
+    this.#client = client;
+    this.#table = `${ident(database)}.files`;
+  }
+
+  /** Writes the whole record (insert or update). */
+  async save(file: FileRow): Promise<void> {
+    await this.#write([file], 0);
+  }
+
+  /** Marks the records deleted (their rows are removed by the caller through RowsRepository). */
+  async remove(files: FileRow[]): Promise<void> {
+    if (files.length) await this.#write(files, 1);
+  }
+
+  /** The record with this id, or null. With `ownerId`, another account's file is null too. */
+  async get(id: string, ownerId?: string): Promise<FileRow | null> {
+    const rs = await this.#client.query({
+      query: `SELECT ${COLUMNS} FROM ${this.#table} FINAL
+              WHERE id = {id:String} AND is_deleted = 0 ${ownerId === undefined ? '' : 'AND owner_id = {ownerId:String}'}
+              LIMIT 1`,
+      query_params: { id, ownerId: ownerId ?? '' },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<RawFile>();
+    return row ? toFile(row) : null;
+  }
+
+  /** The owner's files matching the filter, newest upload first. */
+  async list(filter: FileFilter): Promise<FileRow[]> {
+    const where = ['owner_id = {ownerId:String}', 'is_deleted = 0'];
+    if (filter.fileType) where.push('file_type = {fileType:String}');
+    if (filter.status) where.push('status = {status:String}');
+    if (filter.ids) where.push('id IN {ids:Array(String)}');
+    if (filter.excludedIds?.length) where.push('id NOT IN {excludedIds:Array(String)}');
+    if (filter.uploadedFrom) where.push("upload_date >= parseDateTime64BestEffort({uploadedFrom:String}, 3, 'UTC')");
+    if (filter.uploadedTo) where.push("upload_date <= parseDateTime64BestEffort({uploadedTo:String}, 3, 'UTC')");
+    const rs = await this.#client.query({
+      query: `SELECT ${COLUMNS} FROM ${this.#table} FINAL WHERE ${where.join(' AND ')} ORDER BY upload_date DESC, id`,
+      query_params: Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)),
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<RawFile>()).map(toFile);
+  }
+
+  /** Files derived from this one (the AUTHOR file of a GENERAL file). */
+  async derivedFrom(sourceFileId: string): Promise<FileRow[]> {
+    const rs = await this.#client.query({
+      query: `SELECT ${COLUMNS} FROM ${this.#table} FINAL WHERE source_file_id = {sourceFileId:String} AND is_deleted = 0`,
+      query_params: { sourceFileId },
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<RawFile>()).map(toFile);
+  }
+
+  async #write(files: FileRow[], isDeleted: 0 | 1): Promise<void> {
+    await this.#client.insert({
+      table: this.#table,
+      format: 'JSONEachRow',
+      values: files.map((f) => ({
+        id: f.id,
+        owner_id: f.ownerId,
+        original_filename: f.originalFilename,
+        filename: f.filename,
+        file_type: f.fileType,
+        status: f.status,
+        error_message: f.errorMessage,
+        total_rows: f.totalRows,
+        total_columns: f.totalColumns,
+        column_names: f.columnNames,
+        sheet_names: f.sheetNames,
+        column_map: JSON.stringify(f.columnMap),
+        size_bytes: f.sizeBytes,
+        source_file_id: f.sourceFileId,
+        upload_date: f.uploadDate,
+        version: nextVersion(),
+        is_deleted: isDeleted,
+      })),
+    });
+  }
+}
+
+function toFile(row: RawFile): FileRow {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    originalFilename: row.original_filename,
+    filename: row.filename,
+    fileType: row.file_type,
+    status: row.status,
+    errorMessage: row.error_message,
+    totalRows: Number(row.total_rows),
+    totalColumns: Number(row.total_columns),
+    columnNames: row.column_names,
+    sheetNames: row.sheet_names,
+    columnMap: row.column_map ? (JSON.parse(row.column_map) as Record<string, string>) : {},
+    sizeBytes: Number(row.size_bytes),
+    sourceFileId: row.source_file_id,
+    uploadDate: new Date(Number(row.upload_ms)).toISOString(),
+  };
+}

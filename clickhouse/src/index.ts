@@ -1,0 +1,51 @@
+/**
+ * `@sift/clickhouse`: the ClickHouse schema, migrations and every query Sift runs, shared by the
+ * api and the ingest worker. Embedded chDB by default, a ClickHouse server when `url` is set.
+ */
+import type { ClickHouseClient } from '@clickhouse/client';
+import { AccountsRepository } from './accounts.repository.ts';
+import { openClickHouse, type ClickHouseOptions } from './client.ts';
+import { FilesRepository } from './files.repository.ts';
+import { migrate } from './migrations.ts';
+import { RowsRepository } from './rows.repository.ts';
+
+export * from './accounts.repository.ts';
+export * from './files.repository.ts';
+export * from './rows.repository.ts';
+export { openClickHouse, type ClickHouseOptions } from './client.ts';
+export { migrate } from './migrations.ts';
+export { ident, likeContains } from './sql.ts';
+
+/** Everything that talks to ClickHouse, opened once per process. */
+export interface Storage {
+  client: ClickHouseClient;
+  database: string;
+  accounts: AccountsRepository;
+  files: FilesRepository;
+  rows: RowsRepository;
+  /** Answers true when ClickHouse answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Opens ClickHouse, applies migrations and returns the repositories. */
+export async function openStorage(options: ClickHouseOptions): Promise<Storage> {
+  const client = openClickHouse(options);
+  await migrate(client, options.database);
+  return {
+    client,
+    database: options.database,
+    accounts: new AccountsRepository(client, options.database),
+    files: new FilesRepository(client, options.database),
+    rows: new RowsRepository(client, options.database),
+    async ping() {
+      try {
+        const r = await client.ping();
+        return r.success;
+      } catch {
+        return false;
+      }
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,264 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { createHash } from 'node:crypto';
+import type { FileRow } from './files.repository.ts';
+import { ident, likeContains } from './sql.ts';
+
+/**
+ * Guard on physical columns in `rows`: past this many, new headers overflow into the `extra`
+ * Map(String, String) column (still searchable, only slower). ClickHouse copes with thousands of
+ * columns, but every column costs files per part and memory per insert.
+ */
+export const MAX_PHYSICAL_COLUMNS = 1500;
+
+/** Deterministic physical column for a (trimmed) header name: `c_` + 16 hex digits of its SHA-256. */
+export function physicalColumnName(header: string): string {
+  return `c_${createHash('sha256').update(header, 'utf8').digest('hex').slice(0, 16)}`;
+}
+
+/** One sheet's rows to insert: `rows[i][j]` is the cell under `headers[j]`. */
+export interface RowBatch {
+  fileId: string;
+  sheet: string;
+  headers: string[];
+  /** Header → physical column ('' = overflow), from {@link RowsRepository.ensureColumns}. */
+  columnMap: Record<string, string>;
+  /** 1-based row number (within the sheet) of the first row of `rows`. */
+  firstRowNumber: number;
+  rows: string[][];
+}
+
+/** What to search: the files (their column maps say where each header lives) and the criteria. */
+export interface RowQuery {
+  files: FileRow[];
+  /** Header → case-insensitive substring; every entry must match (AND). Already trimmed, non-empty. */
+  criteria: Record<string, string>;
+  /** Only rows of these sheets (when given and non-empty). */
+  sheets?: string[] | undefined;
+  /** Only these headers in the answer (when given); otherwise all columns of each file. */
+  headers?: string[] | undefined;
+}
+
+/** A matching row with its cells keyed by header name. */
+export interface RowHit {
+  fileId: string;
+  sheet: string;
+  rowNumber: number;
+  cells: Record<string, string>;
+}
+
+interface Compiled {
+  where: string;
+  params: Record<string, unknown>;
+  select: string;
+  physical: string[];
+  useExtra: boolean;
+}
+
+/** Searchable rows of every file in `{database}.rows`, one physical column per distinct header. */
+export class RowsRepository {
+  readonly #client: ClickHouseClient;
+  readonly #db: string;
+  readonly #table: string;
+  #known: Set<string> | null = null;
+
+  constructor(client: ClickHouseClient, database: string) {
+    this.#client = client;
+    this.#db = database;
+    this.#table = `${ident(database)}.rows`;
+  }
+
+  /**
+   * Makes sure every header has a home: its physical column (added with ADD COLUMN IF NOT EXISTS,
+   * so concurrent workers cannot race) or, past {@link MAX_PHYSICAL_COLUMNS}, the overflow map.
+   * Returns header → physical column name, '' for overflow.
+   */
+  async ensureColumns(headers: string[]): Promise<Record<string, string>> {
+    let known = await this.#physicalColumns();
+    const missing = headers.filter((h) => !known.has(physicalColumnName(h)));
+    if (missing.length) {
+      known = await this.#physicalColumns(true);
+      const room = Math.max(0, MAX_PHYSICAL_COLUMNS - known.size);
+      const toAdd = [...new Set(missing.map(physicalColumnName).filter((c) => !known.has(c)))].slice(0, room);
+      if (toAdd.length) {
+        const clauses = toAdd.map((c) => `ADD COLUMN IF NOT EXISTS ${ident(c)} String DEFAULT ''`).join(', ');
+        await this.#client.command({ query: `ALTER TABLE ${this.#table} ${clauses}` });
+        for (const c of toAdd) known.add(c);
+      }
+    }
+    const map: Record<string, string> = {};
+    for (const h of headers) {
+      const c = physicalColumnName(h);
+      map[h] = known.has(c) ? c : '';
+    }
+    return map;
+  }
+
+  /** Inserts one batch (JSONCompactEachRow; callers batch tens of thousands of rows). */
+  async insert(batch: RowBatch): Promise<void> {
+    if (!batch.rows.length) return;
+    const physical: string[] = [];
+    const overflow: number[] = [];
+    const physicalIndex: number[] = [];
+    batch.headers.forEach((h, i) => {
+      const c = batch.columnMap[h];
+      if (c) {
+        physical.push(c);
+        physicalIndex.push(i);
+      } else overflow.push(i);
+    });
+    if (new Set(physical).size !== physical.length) throw new Error('Two headers of one sheet map to one column');
+    const values = batch.rows.map((cells, k) => {
+      const extra: Record<string, string> = {};
+      for (const i of overflow) if (cells[i]) extra[batch.headers[i]!] = cells[i]!;
+      return [batch.fileId, batch.sheet, batch.firstRowNumber + k, ...physicalIndex.map((i) => cells[i] ?? ''), extra];
+    });
+    await this.#client.insert({
+      table: this.#table,
+      format: 'JSONCompactEachRow',
+      columns: ['file_id', 'sheet', 'row_number', ...physical, 'extra'] as [string, ...string[]],
+      values,
+    });
+  }
+
+  /** Removes every row of these files (lightweight delete, waited for). */
+  async deleteFiles(fileIds: string[]): Promise<void> {
+    if (!fileIds.length) return;
+    await this.#client.command({
+      query: `DELETE FROM ${this.#table} WHERE file_id IN {ids:Array(String)}`,
+      query_params: { ids: fileIds },
+      clickhouse_settings: { lightweight_deletes_sync: '2' },
+    });
+  }
+
+  /** Number of rows matching the query. */
+  async count(query: RowQuery): Promise<number> {
+    const c = this.#compile(query);
+    if (!c) return 0;
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n FROM ${this.#table} WHERE ${c.where}`,
+      query_params: c.params,
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
+  }
+
+  /** One page of matching rows in (file, sheet, row number) order. `offset` and `limit` count rows. */
+  async page(query: RowQuery, offset: number, limit: number): Promise<RowHit[]> {
+    const c = this.#compile(query);
+    if (!c) return [];
+    const rs = await this.#client.query({
+      query: `SELECT ${c.select} FROM ${this.#table} WHERE ${c.where}
+              ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
+      query_params: { ...c.params, limit, offset },
+      format: 'JSONCompactEachRow',
+    });
+    return this.#hits(query, c, await rs.json<unknown[]>());
+  }
+
+  /**
+   * Every matching row, in batches of at most `batchSize`, read with keyset pagination on the sort
+   * key so memory stays bounded whatever the result size (the embedded engine materialises each
+   * query's result, so one unbounded query would not stream).
+   */
+  async *scan(query: RowQuery, batchSize = 20_000): AsyncGenerator<RowHit[]> {
+    const c = this.#compile(query);
+    if (!c) return;
+    let after: [string, string, number] | null = null;
+    for (;;) {
+      const keyset: string = after
+        ? 'AND (file_id, sheet, row_number) > ({afterFile:String}, {afterSheet:String}, {afterRow:UInt32})'
+        : '';
+      const rs = await this.#client.query({
+        query: `SELECT ${c.select} FROM ${this.#table} WHERE ${c.where} ${keyset}
+                ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64}`,
+        query_params: {
+          ...c.params,
+          limit: batchSize,
+          ...(after ? { afterFile: after[0], afterSheet: after[1], afterRow: after[2] } : {}),
+        },
+        format: 'JSONCompactEachRow',
+      });
+      const hits = this.#hits(query, c, await rs.json<unknown[]>());
+      if (hits.length) yield hits;
+      if (hits.length < batchSize) return;
+      const last = hits[hits.length - 1]!;
+      after = [last.fileId, last.sheet, last.rowNumber];
+    }
+  }
+
+  #compile(query: RowQuery): Compiled | null {
+    if (!query.files.length) return null;
+    const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };
+    const where = ['file_id IN {fileIds:Array(String)}'];
+    if (query.sheets?.length) {
+      where.push('sheet IN {sheets:Array(String)}');
+      params.sheets = query.sheets;
+    }
+    let n = 0;
+    for (const [header, term] of Object.entries(query.criteria)) {
+      const homes = this.#homes(query.files, header);
+      if (!homes.physical.size && !homes.extra) return null; // no searched file has this column
+      const k = n++;
+      params[`t${k}`] = likeContains(term);
+      const alternatives = [...homes.physical].map((c) => `${ident(c)} ILIKE {t${k}:String}`);
+      if (homes.extra) {
+        params[`h${k}`] = header;
+        alternatives.push(`extra[{h${k}:String}] ILIKE {t${k}:String}`);
+      }
+      where.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
+    }
+    const wanted = query.headers ? new Set(query.headers) : null;
+    const physical = new Set<string>();
+    let useExtra = false;
+    for (const f of query.files) {
+      for (const [h, c] of Object.entries(f.columnMap)) {
+        if (wanted && !wanted.has(h)) continue;
+        if (c) physical.add(c);
+        else useExtra = true;
+      }
+    }
+    const cols = [...physical];
+    const select = ['file_id', 'sheet', 'row_number', ...cols.map(ident), ...(useExtra ? ['extra'] : [])].join(', ');
+    return { where: where.join(' AND '), params, select, physical: cols, useExtra };
+  }
+
+  #homes(files: FileRow[], header: string): { physical: Set<string>; extra: boolean } {
+    const physical = new Set<string>();
+    let extra = false;
+    for (const f of files) {
+      const c = f.columnMap[header];
+      if (c === undefined) continue;
+      if (c) physical.add(c);
+      else extra = true;
+    }
+    return { physical, extra };
+  }
+
+  #hits(query: RowQuery, c: Compiled, rows: unknown[][]): RowHit[] {
+    const byId = new Map(query.files.map((f) => [f.id, f]));
+    const position = new Map(c.physical.map((name, i) => [name, 3 + i]));
+    const wanted = query.headers ? new Set(query.headers) : null;
+    return rows.map((r) => {
+      const file = byId.get(r[0] as string)!;
+      const extra = (c.useExtra ? r[r.length - 1] : {}) as Record<string, string>;
+      const cells: Record<string, string> = {};
+      for (const [h, col] of Object.entries(file.columnMap)) {
+        if (wanted && !wanted.has(h)) continue;
+        cells[h] = col ? String(r[position.get(col)!] ?? '') : (extra[h] ?? '');
+      }
+      return { fileId: file.id, sheet: r[1] as string, rowNumber: Number(r[2]), cells };
+    });
+  }
+
+  async #physicalColumns(refresh = false): Promise<Set<string>> {
+    if (this.#known && !refresh) return this.#known;
+    const rs = await this.#client.query({
+      query: `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'rows' AND startsWith(name, 'c_')`,
+      query_params: { db: this.#db },
+      format: 'JSONEachRow',
+    });
+    this.#known = new Set((await rs.json<{ name: string }>()).map((r) => r.name));
+    return this.#known;
+  }
+}

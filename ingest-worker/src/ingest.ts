@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { FileRow, Storage } from '@sift/clickhouse';
+import { hasAuthorColumns, splitAuthorRow } from './authors.ts';
+import type { IngestFilePayload, IngestProgress } from './jobs.ts';
+import { InvalidFileError, readSpreadsheet, trimRow, uniqueHeaders } from './parse/index.ts';
+
+/** Rows per ClickHouse insert (the architecture measures 10k–100k as the sweet spot). */
+export const INSERT_BATCH_ROWS = 20_000;
+export const INGEST_STAGES = ['Validating file', 'Reading and loading rows', 'Finalizing'] as const;
+
+export interface IngestDeps {
+  storage: Storage;
+  /** Directory holding stored originals (`DATA_DIR/blobs`). */
+  blobDir: string;
+}
+
+export type ProgressReporter = (progress: IngestProgress) => Promise<void> | void;
+
+/** The id of the AUTHOR file derived from a GENERAL file: deterministic, so a retry replaces it. */
+export function authorFileId(sourceFileId: string): string {
+  const h = createHash('sha256').update(`author:${sourceFileId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Accumulates the rows of one target file (GENERAL or its AUTHOR file) sheet by sheet. */
+class FileLoader {
+  readonly columnNames: string[] = [];
+  readonly columnMap: Record<string, string> = {};
+  readonly sheetNames: string[] = [];
+  totalRows = 0;
+  #sheet = '';
+  #headers: string[] = [];
+  #buffer: string[][] = [];
+  #firstRowNumber = 1;
+  #lastRowNumber = 0;
+
+  constructor(
+    private readonly storage: Storage,
+    readonly fileId: string,
+  ) {}
+
+  /** Starts a sheet whose rows are aligned with `headers`. */
+  async startSheet(sheet: string, headers: string[]): Promise<void> {
+    await this.flush();
+    this.#sheet = sheet;
+    this.#headers = headers;
+    if (!this.sheetNames.includes(sheet)) this.sheetNames.push(sheet);
+    await this.#register(headers);
+  }
+
+  /** Adds columns to the current sheet (a ragged row longer than the header row). */
+  async extendHeaders(more: string[]): Promise<void> {
+    await this.flush();
+    this.#headers = [...this.#headers, ...more];
+    await this.#register(more);
+  }
+
+  get headers(): string[] {
+    return this.#headers;
+  }
+
+  async add(rowNumber: number, cells: string[]): Promise<void> {
+    if (!this.#buffer.length) this.#firstRowNumber = rowNumber;
+    // Row numbers within one insert batch must be consecutive; a gap (skipped blank rows) starts a new batch.
+    else if (rowNumber !== this.#lastRowNumber + 1) {
+      await this.flush();
+      this.#firstRowNumber = rowNumber;
+    }
+    this.#lastRowNumber = rowNumber;
+    this.#buffer.push(cells);
+    this.totalRows++;
+    if (this.#buffer.length >= INSERT_BATCH_ROWS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.#buffer.length) return;
+    const rows = this.#buffer;
+    this.#buffer = [];
+    await this.storage.rows.insert({
+      fileId: this.fileId,
+      sheet: this.#sheet,
+      headers: this.#headers,
+      columnMap: this.columnMap,
+      firstRowNumber: this.#firstRowNumber,
+      rows,
+    });
+  }
+
+  async #register(headers: string[]): Promise<void> {
+    const fresh = headers.filter((h) => !(h in this.columnMap));
+    if (!fresh.length) return;
+    Object.assign(this.columnMap, await this.storage.rows.ensureColumns(fresh));
+    this.columnNames.push(...fresh);
+  }
+}
+
+/**
+ * Ingests one uploaded file: validate → parse (streaming) → load (batched inserts) → derive the
+ * AUTHOR file → finalize. Idempotent: rows of an earlier attempt are removed first. On success the
+ * file record is PROCESSED with its counts; a file the user must fix throws InvalidFileError (the
+ * caller marks it FAILED), anything else is thrown for a retry. Returns the records written.
+ */
+export async function ingestFile(
+  deps: IngestDeps,
+  payload: IngestFilePayload,
+  report: ProgressReporter = () => {},
+): Promise<FileRow[]> {
+  const { storage } = deps;
+  const file = await storage.files.get(payload.fileId, payload.ownerId);
+  if (!file) return []; // deleted before we got to it: nothing to do
+  const derivedId = authorFileId(file.id);
+  const filePath = path.join(deps.blobDir, payload.storedName);
+  const progress = (stage: number, stageProgress: number) =>
+    report({
+      stage,
+      totalStages: INGEST_STAGES.length,
+      stageProgress,
+      stageDescription: INGEST_STAGES[stage - 1]!,
+    });
+
+  await progress(1, 0);
+  await removeFileData(storage, [file.id, derivedId]);
+  const general = new FileLoader(storage, file.id);
+  const authors = new FileLoader(storage, derivedId);
+  await progress(2, 0);
+
+  let sheet: string | null = null;
+  let headerSeen = false;
+  let authorSheet = false;
+  for await (const row of readSpreadsheet(filePath, payload.originalFilename)) {
+    if (row.sheet !== sheet) {
+      sheet = row.sheet;
+      headerSeen = false;
+    }
+    const cells = trimRow(row.cells);
+    if (!cells.some((c) => c.trim())) continue; // blank rows carry nothing
+    if (!headerSeen) {
+      headerSeen = true;
+      const headers = uniqueHeaders(cells);
+      await general.startSheet(sheet, headers);
+      authorSheet = hasAuthorColumns(headers);
+      if (authorSheet) await authors.startSheet(sheet, headers);
+      continue;
+    }
+    if (cells.length > general.headers.length) {
+      const more = uniqueHeaders(
+        new Array<string>(cells.length - general.headers.length).fill(''),
+        new Set(general.headers),
+        general.headers.length,
+      );
+      await general.extendHeaders(more);
+      if (authorSheet) await authors.extendHeaders(more);
+    }
+    await general.add(row.rowNumber, cells);
+    if (authorSheet) {
+      for (const authorRow of splitAuthorRow(authors.headers, cells)) {
+        await authors.add(authors.totalRows + 1, authorRow);
+      }
+    }
+    if (general.totalRows % INSERT_BATCH_ROWS === 0) await progress(2, 50);
+  }
+  await general.flush();
+  await authors.flush();
+  if (!general.sheetNames.length) throw new InvalidFileError('File is empty');
+
+  await progress(3, 0);
+  // Deleted while we worked: leave nothing behind.
+  if (!(await storage.files.get(file.id, file.ownerId))) {
+    await removeFileData(storage, [file.id, derivedId]);
+    return [];
+  }
+  const written: FileRow[] = [];
+  if (authors.sheetNames.length) {
+    const authorFile: FileRow = {
+      ...file,
+      id: derivedId,
+      filename: '',
+      fileType: 'AUTHOR',
+      status: 'PROCESSED',
+      errorMessage: '',
+      totalRows: authors.totalRows,
+      totalColumns: authors.columnNames.length,
+      columnNames: authors.columnNames,
+      sheetNames: authors.sheetNames,
+      columnMap: authors.columnMap,
+      sourceFileId: file.id,
+      sizeBytes: 0,
+    };
+    await storage.files.save(authorFile);
+    written.push(authorFile);
+  }
+  const done: FileRow = {
+    ...file,
+    status: 'PROCESSED',
+    errorMessage: '',
+    totalRows: general.totalRows,
+    totalColumns: general.columnNames.length,
+    columnNames: general.columnNames,
+    sheetNames: general.sheetNames,
+    columnMap: general.columnMap,
+  };
+  await storage.files.save(done);
+  written.push(done);
+  await progress(3, 100);
+  return written;
+}
+
+/** Removes the rows of these files and the derived AUTHOR records among them. */
+export async function removeFileData(storage: Storage, fileIds: string[]): Promise<void> {
+  await storage.rows.deleteFiles(fileIds);
+  const derived = (await Promise.all(fileIds.map((id) => storage.files.get(id)))).filter(
+    (f): f is FileRow => f !== null && f.fileType === 'AUTHOR',
+  );
+  await storage.files.remove(derived);
+}
+
+/** Marks a file FAILED with a message the user can act on, leaving none of its rows searchable. */
+export async function failFile(storage: Storage, payload: IngestFilePayload, message: string): Promise<void> {
+  await removeFileData(storage, [payload.fileId, authorFileId(payload.fileId)]);
+  const file = await storage.files.get(payload.fileId, payload.ownerId);
+  if (file) await storage.files.save({ ...file, status: 'FAILED', errorMessage: message });
+}

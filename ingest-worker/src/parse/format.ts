@@ -1,0 +1,61 @@
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { InvalidFileError } from './errors.ts';
+
+export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls';
+
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+function startsWith(buf: Buffer, magic: number[]): boolean {
+  return magic.every((b, i) => buf[i] === b);
+}
+
+/**
+ * Decides how to read a stored upload from its content (magic bytes), checked against the name the
+ * user gave it. Throws InvalidFileError with a message the user can act on: empty file, unknown
+ * extension, or content that is not what the extension says.
+ */
+export async function detectFormat(filePath: string, originalName: string): Promise<SpreadsheetFormat> {
+  const ext = path.extname(originalName).toLowerCase();
+  const fh = await open(filePath, 'r');
+  let head: Buffer;
+  let size: number;
+  try {
+    size = (await fh.stat()).size;
+    head = Buffer.alloc(Math.min(size, 4096));
+    await fh.read(head, 0, head.length, 0);
+  } finally {
+    await fh.close();
+  }
+  if (size === 0) throw new InvalidFileError('File is empty');
+  const isZip = startsWith(head, ZIP);
+  const isOle = startsWith(head, OLE);
+  switch (ext) {
+    case '.xlsx':
+      if (isZip) return 'xlsx';
+      if (isOle) return 'xls';
+      throw new InvalidFileError(
+        `"${originalName}" is not an Excel workbook: its content is not in the .xlsx format. Open it in Excel and save it again as .xlsx.`,
+      );
+    case '.xls':
+      if (isOle) return 'xls';
+      if (isZip) return 'xlsx';
+      throw new InvalidFileError(
+        `"${originalName}" is not an Excel workbook: its content is not in the .xls format. Open it in Excel and save it again as .xlsx.`,
+      );
+    case '.csv': {
+      const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+      if (isZip || isOle || (!utf16 && head.includes(0))) {
+        throw new InvalidFileError(
+          `"${originalName}" is not a CSV text file. If it is an Excel workbook, upload it with its .xlsx or .xls name.`,
+        );
+      }
+      return 'csv';
+    }
+    default:
+      throw new InvalidFileError(
+        `"${originalName}" is not a supported file type. Please upload Excel (.xlsx, .xls) or CSV files.`,
+      );
+  }
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { readCsv } from './csv.ts';
+import { InvalidFileError } from './errors.ts';
+import { detectFormat, type SpreadsheetFormat } from './format.ts';
+import { readXls } from './xls.ts';
+import { readXlsx } from './xlsx.ts';
+
+export { InvalidFileError } from './errors.ts';
+export { detectFormat, type SpreadsheetFormat } from './format.ts';
+export { uniqueHeaders, RESERVED_HEADERS } from './headers.ts';
+export { cellText, trimRow } from './cells.ts';
+
+/** One row of one sheet, as text cells (index 0 = column A). */
+export interface ParsedRow {
+  sheet: string;
+  /** The row's number within its sheet as a spreadsheet program shows it (1-based). */
+  rowNumber: number;
+  cells: string[];
+}
+
+/**
+ * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV (one sheet
+ * named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
+ * InvalidFileError with a message the user can act on.
+ */
+export async function* readSpreadsheet(
+  filePath: string,
+  originalName: string,
+): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
+  const format = await detectFormat(filePath, originalName);
+  const source =
+    format === 'csv'
+      ? readCsv(filePath, path.parse(originalName).name || 'Sheet1')
+      : format === 'xlsx'
+        ? readXlsx(filePath)
+        : readXls(filePath);
+  try {
+    yield* source;
+  } catch (e) {
+    if (e instanceof InvalidFileError) throw e;
+    const detail = e instanceof Error ? e.message : String(e);
+    const what = format === 'csv' ? 'a CSV file' : `an Excel workbook (.${format})`;
+    throw new InvalidFileError(
+      `"${originalName}" could not be read as ${what}: ${detail}. Check that it opens in Excel, save it again and re-upload it.`,
+    );
+  }
+  return format;
+}

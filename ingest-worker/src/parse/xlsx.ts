@@ -1,0 +1,27 @@
+import ExcelJS from 'exceljs';
+import type { ParsedRow } from './index.ts';
+import { cellText } from './cells.ts';
+
+/**
+ * Streams every worksheet of an .xlsx workbook with exceljs's streaming WorkbookReader (memory stays
+ * bounded by the row, not the sheet). Shared strings and styles are cached so text and dates resolve;
+ * formulas give their cached values. Row numbers are the sheet's own (1-based).
+ */
+export async function* readXlsx(filePath: string): AsyncGenerator<ParsedRow> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(filePath, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  for await (const worksheet of reader) {
+    const ws = worksheet as unknown as AsyncIterable<ExcelJS.Row> & { name: string };
+    for await (const row of ws) {
+      const values = row.values as unknown[];
+      const cells: string[] = [];
+      for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
+      yield { sheet: ws.name, rowNumber: row.number, cells };
+    }
+  }
+}
