@@ -1,0 +1,80 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cellText, trimRow } from './cells.ts';
+import { detectDelimiter } from './csv.ts';
+import { InvalidFileError, readSpreadsheet, uniqueHeaders } from './index.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+async function rowsOf(name: string, bytes: Uint8Array | string) {
+  const file = path.join(dir, name);
+  writeFileSync(file, bytes);
+  const out = [];
+  for await (const r of readSpreadsheet(file, name)) out.push(r);
+  return out;
+}
+
+describe('uniqueHeaders', () => {
+  it('trims, names blanks by position, and numbers repeats and reserved names', () => {
+    expect(uniqueHeaders([' Name ', '', 'Name', 'Name', '__fileName'])).toEqual([
+      'Name',
+      'Column 2',
+      'Name (2)',
+      'Name (3)',
+      '__fileName (2)',
+    ]);
+  });
+});
+
+describe('cells', () => {
+  it('writes dates in ISO form and formulas as their cached result', () => {
+    expect(cellText(new Date(Date.UTC(2024, 4, 31)))).toBe('2024-05-31');
+    expect(cellText(new Date(Date.UTC(2024, 4, 31, 8, 30)))).toBe('2024-05-31T08:30:00Z');
+    expect(cellText({ formula: 'A1*2', result: 42 })).toBe('42');
+    expect(cellText({ richText: [{ text: 'a' }, { text: 'b' }] })).toBe('ab');
+    expect(cellText(true)).toBe('TRUE');
+    expect(trimRow(['a', '', 'b', '', ''])).toEqual(['a', '', 'b']);
+  });
+});
+
+describe('CSV', () => {
+  it('detects the delimiter outside quotes', () => {
+    expect(detectDelimiter('a;b;"c,d,e"\n1;2;3')).toBe(';');
+    expect(detectDelimiter('a\tb\tc')).toBe('\t');
+    expect(detectDelimiter('"x;y;z",b,c')).toBe(',');
+  });
+
+  it('reads UTF-8 with a BOM, quoted delimiters, quotes and newlines', async () => {
+    const rows = await rowsOf('people.csv', '\uFEFFName,Note\n"Müller, Jörg","said ""hi""\nand left"\n');
+    expect(rows.map((r) => r.cells)).toEqual([
+      ['Name', 'Note'],
+      ['Müller, Jörg', 'said "hi"\nand left'],
+    ]);
+    expect(rows[0]!.sheet).toBe('people');
+  });
+
+  it('reads Windows-1252 and UTF-16 text', async () => {
+    const cp1252 = Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a]); // Name\nMüller
+    expect((await rowsOf('w.csv', cp1252)).map((r) => r.cells[0])).toEqual(['Name', 'Müller']);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name;City\nZoë;Zürich\n', 'utf16le')]);
+    expect((await rowsOf('u.csv', utf16)).map((r) => r.cells)).toEqual([
+      ['Name', 'City'],
+      ['Zoë', 'Zürich'],
+    ]);
+  });
+});
+
+describe('file type checks', () => {
+  it('rejects an empty file and content that does not match the extension, with readable messages', async () => {
+    await expect(rowsOf('empty.csv', '')).rejects.toThrow(new InvalidFileError('File is empty'));
+    await expect(rowsOf('fake.xlsx', 'a,b\n1,2')).rejects.toThrow(/not an Excel workbook/);
+    await expect(rowsOf('fake.csv', Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))).rejects.toThrow(/not a CSV text file/);
+    await expect(rowsOf('notes.txt', 'x')).rejects.toThrow(/not a supported file type/);
+  });
+
+  it('turns a corrupt workbook into a message the user can act on', async () => {
+    const zipHeaderOnly = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(64, 7)]);
+    await expect(rowsOf('corrupt.xlsx', zipHeaderOnly)).rejects.toThrow(/could not be read as an Excel workbook/);
+  });
+});

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSift, type RunningSift } from '@sift/api';
+import type { FileRecord } from '@sift/api/contracts';
+import { signIn } from './oidc.ts';
+
+/** One chDB data directory per test process (chDB allows one per process); databases isolate tests. */
+const processDataDir = mkdtempSync(path.join(tmpdir(), 'sift-test-'));
+
+/** Starts an isolated Sift: its own ClickHouse database and queue prefix, a random port, no web app. */
+export function startTestSift(): Promise<RunningSift> {
+  const id = randomUUID().replaceAll('-', '');
+  return startSift({
+    port: 0,
+    dataDir: processDataDir,
+    clickhouseDatabase: `test_${id}`,
+    queuePrefix: `sift-test-${id}`,
+    webDir: undefined,
+    publicUrl: undefined,
+    oidcIssuer: undefined,
+  });
+}
+
+/** A signed-in API caller. */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string | null,
+  ) {}
+
+  static async signIn(sift: RunningSift, email: string, name: string): Promise<ApiClient> {
+    return new ApiClient(sift.url, await signIn(sift.url, email, name));
+  }
+
+  fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.token) headers.set('authorization', `Bearer ${this.token}`);
+    return fetch(`${this.baseUrl}/api${pathname}`, { ...init, headers });
+  }
+
+  async json<T>(pathname: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> {
+    const res = await this.fetch(pathname, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    if (!res.ok) throw new Error(`${method} ${pathname}: HTTP ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** Uploads files (name → bytes) with `POST /file/upload-multiple`. */
+  async upload(files: { name: string; bytes: Uint8Array }[]): Promise<FileRecord[]> {
+    const form = new FormData();
+    for (const f of files) form.append('files', new Blob([f.bytes]), f.name);
+    const res = await this.fetch('/file/upload-multiple', { method: 'POST', body: form });
+    if (res.status !== 201) throw new Error(`upload: HTTP ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { files: FileRecord[] }).files;
+  }
+
+  /** Polls a file until its ingest ends (status other than PROCESSING). */
+  async waitForIngest(id: string, timeoutMs = 90_000): Promise<FileRecord> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const file = await this.json<FileRecord>(`/file/files/${id}`);
+      if (file.status !== 'PROCESSING') return file;
+      if (Date.now() > deadline) throw new Error(`File ${id} still PROCESSING after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One test command for every workspace (`npm test`): unit tests beside the code (`*.test.ts`),
+ * integration tests against real Redis and chDB (`*.int.test.ts`), browser tests in real Chromium
+ * (`test/e2e/*.e2e.test.ts`). Each test file runs in its own process, because chDB allows one data
+ * directory per process.
+ */
+export default defineConfig({
+  test: {
+    include: ['{clickhouse,ingest-worker,api,web,test}/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    pool: 'forks',
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
