@@ -20,7 +20,10 @@ const SMALL_XLS = 'wos-savedrecs-small.xls';
 /** The fixture's header row and records, read independently of Sift's own parser. */
 function fixtureRecords(name: string): Record<string, string>[] {
   const wb = XLSX.read(readFileSync(FIXTURES + name));
-  return XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets[wb.SheetNames[0]!]!, { raw: false, defval: '' });
+  return XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets[wb.SheetNames[0]!]!, {
+    raw: false,
+    defval: '',
+  });
 }
 
 function parseCsv(text: string): Promise<string[][]> {
@@ -49,7 +52,13 @@ afterAll(async () => {
 describe('accounts', () => {
   it('creates the account on the first request; an admin starts active but must onboard', async () => {
     const me = await admin.json<Account>('/accounts/me');
-    expect(me).toMatchObject({ email: 'admin@example.com', firstName: 'Ada', lastName: 'Lovelace', active: true, onboarded: false });
+    expect(me).toMatchObject({
+      email: 'admin@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      active: true,
+      onboarded: false,
+    });
     const blocked = await admin.fetch('/file/files');
     expect(blocked.status).toBe(403);
     expect(((await blocked.json()) as { code: string }).code).toBe('ACCOUNT_NOT_ONBOARDED');
@@ -60,7 +69,9 @@ describe('accounts', () => {
       body: JSON.stringify({ firstName: ' ', lastName: '' }),
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: string }).error).toBe('First name is required Last name is required');
+    expect(((await bad.json()) as { error: string }).error).toBe(
+      'First name is required Last name is required',
+    );
 
     const done = await admin.json<Account>('/accounts/onboard', { firstName: 'Ada', lastName: 'Lovelace' });
     expect(done.onboarded).toBe(true);
@@ -121,7 +132,9 @@ describe('upload → ingest → search → export', () => {
     });
     expect(res.searchAvailable).toBe(true);
     expect(res.totalRecords).toBe(expected.length);
-    expect(res.data.map((r) => r['Article Title']).sort()).toEqual(expected.map((r) => r['Article Title']).sort());
+    expect(res.data.map((r) => r['Article Title']).sort()).toEqual(
+      expected.map((r) => r['Article Title']).sort(),
+    );
     expect(res.data[0]).toMatchObject({ __fileName: EMAILS_XLS, __sheet: 'savedrecs', __fileId: general.id });
 
     const both = await admin.json<SearchResponse>('/file/search', {
@@ -140,7 +153,9 @@ describe('upload → ingest → search → export', () => {
     const notSmall = await admin.json<SearchResponse>('/file/search', { excludedFileIds: [small.id] });
     expect(notSmall.totalRecords).toBe(general.totalRows);
 
-    const none = await admin.json<SearchResponse>('/file/search', { searchCriteria: { Authors: 'zzzz%no_such' } });
+    const none = await admin.json<SearchResponse>('/file/search', {
+      searchCriteria: { Authors: 'zzzz%no_such' },
+    });
     expect(none.totalRecords).toBe(0);
   });
 
@@ -196,11 +211,18 @@ describe('upload → ingest → search → export', () => {
     const exported = await admin.fetch('/file/export', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ searchCriteria: {}, fileType: 'AUTHOR', format: 'CSV', columns: ['Email Addresses'] }),
+      body: JSON.stringify({
+        searchCriteria: {},
+        fileType: 'AUTHOR',
+        format: 'CSV',
+        columns: ['Email Addresses'],
+      }),
     });
     const exportedEmails = (await parseCsv(await exported.text())).slice(1).map((r) => r[0]);
     const fixtureEmails = fixtureRecords(EMAILS_XLS).flatMap((r) =>
-      r['Email Addresses']!.split(';').map((e) => e.trim()).filter(Boolean),
+      r['Email Addresses']!.split(';')
+        .map((e) => e.trim())
+        .filter(Boolean),
     );
     expect(fixtureEmails.length).toBeGreaterThan(400);
     expect(exportedEmails.filter(Boolean).sort()).toEqual(fixtureEmails.sort());

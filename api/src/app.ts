@@ -52,7 +52,12 @@ export function createApp(deps: AppDeps): Express {
   api.get('/config', (_req, res) => {
     const body: PublicConfig = {
       productName: 'Sift',
-      oidc: { issuer: deps.issuer, clientId: config.oidcClientId, audience: config.oidcAudience, scope: 'openid profile email' },
+      oidc: {
+        issuer: deps.issuer,
+        clientId: config.oidcClientId,
+        audience: config.oidcAudience,
+        scope: 'openid profile email',
+      },
       permissionsClaim: config.permissionsClaim,
     };
     res.json(body);

@@ -24,7 +24,11 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).default('sift-web'),
   OIDC_PERMISSIONS_CLAIM: z.string().min(1).default('permissions'),
   ADMIN_EMAILS: z.string().default('admin@example.com'),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(500 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(500 * 1024 * 1024),
   NODE_ENV: z.string().default('development'),
 });
 

@@ -4,7 +4,9 @@ import { ROW_META, searchRequestSchema } from './contracts.ts';
 
 describe('search request contract', () => {
   it('trims criteria and drops empty ones; page and size default to 0 and 20', () => {
-    expect(searchRequestSchema.parse({ searchCriteria: { ' Authors ': ' smith ', Title: '  ', '': 'x' } })).toEqual({
+    expect(
+      searchRequestSchema.parse({ searchCriteria: { ' Authors ': ' smith ', Title: '  ', '': 'x' } }),
+    ).toEqual({
       searchCriteria: { Authors: 'smith' },
       page: 0,
       size: 20,

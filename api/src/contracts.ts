@@ -114,7 +114,10 @@ export const searchRequestSchema = z.object({
     .optional(),
   excludedFileIds: z
     .array(z.string())
-    .max(MAX_FILE_FILTER, 'Maximum of 25 files can be excluded at once. Please remove some files from exclusion first.')
+    .max(
+      MAX_FILE_FILTER,
+      'Maximum of 25 files can be excluded at once. Please remove some files from exclusion first.',
+    )
     .optional(),
   sheetNames: z.array(z.string()).optional(),
   searchCriteria: criteriaSchema,
@@ -169,15 +172,13 @@ export const EXPORT_FORMATS = ['XLSX', 'CSV'] as const;
  * file itself, streamed, with a `Content-Disposition` filename (`customFilename` + extension, else
  * `search_results_<ISO date>`). `columns` limits and orders the exported columns.
  */
-export const exportRequestSchema = searchRequestSchema
-  .omit({ page: true, size: true })
-  .extend({
-    format: z.enum(EXPORT_FORMATS).default('XLSX'),
-    columns: z.array(z.string()).optional(),
-    customFilename: z.string().trim().max(200).optional(),
-    includeHeaders: z.boolean().default(true),
-    /** Add File, Sheet and Row columns before the data columns. */
-    includeMetadata: z.boolean().default(false),
-    fileType: z.enum(FILE_TYPES).optional(),
-  });
+export const exportRequestSchema = searchRequestSchema.omit({ page: true, size: true }).extend({
+  format: z.enum(EXPORT_FORMATS).default('XLSX'),
+  columns: z.array(z.string()).optional(),
+  customFilename: z.string().trim().max(200).optional(),
+  includeHeaders: z.boolean().default(true),
+  /** Add File, Sheet and Row columns before the data columns. */
+  includeMetadata: z.boolean().default(false),
+  fileType: z.enum(FILE_TYPES).optional(),
+});
 export type ExportRequest = z.input<typeof exportRequestSchema>;

@@ -59,5 +59,7 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
 }
 
 function isBodyParserError(err: unknown): err is { status: number; type: string } {
-  return typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed';
+  return (
+    typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed'
+  );
 }

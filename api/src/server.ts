@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { openStorage } from '@sift/clickhouse';
-import { INGEST_JOB_OPTIONS, INGEST_QUEUE, startIngestWorker, type IngestFilePayload } from '@sift/ingest-worker';
+import {
+  INGEST_JOB_OPTIONS,
+  INGEST_QUEUE,
+  startIngestWorker,
+  type IngestFilePayload,
+} from '@sift/ingest-worker';
 import { createApp } from './app.ts';
 import { createDevIdp } from './auth/dev-idp.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -24,7 +29,13 @@ export interface RunningSift {
 
 /** Fails fast with a message saying how to provide Redis when it does not answer. */
 async function checkRedis(url: string): Promise<void> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 3000 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    connectTimeout: 3000,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -66,7 +77,10 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   });
   const producer = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   producer.on('error', (e) => log('Redis error', e.message));
-  const queue = new Queue<IngestFilePayload>(INGEST_QUEUE, { connection: producer, prefix: config.queuePrefix });
+  const queue = new Queue<IngestFilePayload>(INGEST_QUEUE, {
+    connection: producer,
+    prefix: config.queuePrefix,
+  });
   const worker = config.runWorker
     ? startIngestWorker({
         storage,

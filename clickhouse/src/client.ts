@@ -39,6 +39,9 @@ export function openClickHouse(options: ClickHouseOptions): ClickHouseClient {
   mkdirSync(dir, { recursive: true });
   // The chDB connection implements @clickhouse/client-common's Connection; the client's option type
   // does not declare the `connection` escape hatch, hence the widening.
-  const connectionOptions = { connection: createChdbConnection({ path: dir }), clickhouse_settings: settings };
+  const connectionOptions = {
+    connection: createChdbConnection({ path: dir }),
+    clickhouse_settings: settings,
+  };
   return createClient(connectionOptions as Parameters<typeof createClient>[0]);
 }

@@ -103,8 +103,10 @@ export class FilesRepository {
     if (filter.status) where.push('status = {status:String}');
     if (filter.ids) where.push('id IN {ids:Array(String)}');
     if (filter.excludedIds?.length) where.push('id NOT IN {excludedIds:Array(String)}');
-    if (filter.uploadedFrom) where.push("upload_date >= parseDateTime64BestEffort({uploadedFrom:String}, 3, 'UTC')");
-    if (filter.uploadedTo) where.push("upload_date <= parseDateTime64BestEffort({uploadedTo:String}, 3, 'UTC')");
+    if (filter.uploadedFrom)
+      where.push("upload_date >= parseDateTime64BestEffort({uploadedFrom:String}, 3, 'UTC')");
+    if (filter.uploadedTo)
+      where.push("upload_date <= parseDateTime64BestEffort({uploadedTo:String}, 3, 'UTC')");
     const rs = await this.#client.query({
       query: `SELECT ${COLUMNS} FROM ${this.#table} FINAL WHERE ${where.join(' AND ')} ORDER BY upload_date DESC, id`,
       query_params: Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)),

@@ -16,7 +16,10 @@ export async function migrate(client: ClickHouseClient, database: string): Promi
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY name`,
   });
-  const done = await client.query({ query: `SELECT name FROM ${db}.schema_migrations`, format: 'JSONEachRow' });
+  const done = await client.query({
+    query: `SELECT name FROM ${db}.schema_migrations`,
+    format: 'JSONEachRow',
+  });
   const applied = new Set((await done.json<{ name: string }>()).map((r) => r.name));
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
   const ran: string[] = [];
@@ -28,7 +31,11 @@ export async function migrate(client: ClickHouseClient, database: string): Promi
       .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
       .filter(Boolean);
     for (const query of statements) await client.command({ query });
-    await client.insert({ table: `${db}.schema_migrations`, values: [{ name: file }], format: 'JSONEachRow' });
+    await client.insert({
+      table: `${db}.schema_migrations`,
+      values: [{ name: file }],
+      format: 'JSONEachRow',
+    });
     ran.push(file);
   }
   return ran;

@@ -106,11 +106,18 @@ export class RowsRepository {
         physicalIndex.push(i);
       } else overflow.push(i);
     });
-    if (new Set(physical).size !== physical.length) throw new Error('Two headers of one sheet map to one column');
+    if (new Set(physical).size !== physical.length)
+      throw new Error('Two headers of one sheet map to one column');
     const values = batch.rows.map((cells, k) => {
       const extra: Record<string, string> = {};
       for (const i of overflow) if (cells[i]) extra[batch.headers[i]!] = cells[i]!;
-      return [batch.fileId, batch.sheet, batch.firstRowNumber + k, ...physicalIndex.map((i) => cells[i] ?? ''), extra];
+      return [
+        batch.fileId,
+        batch.sheet,
+        batch.firstRowNumber + k,
+        ...physicalIndex.map((i) => cells[i] ?? ''),
+        extra,
+      ];
     });
     await this.#client.insert({
       table: this.#table,
@@ -219,7 +226,13 @@ export class RowsRepository {
       }
     }
     const cols = [...physical];
-    const select = ['file_id', 'sheet', 'row_number', ...cols.map(ident), ...(useExtra ? ['extra'] : [])].join(', ');
+    const select = [
+      'file_id',
+      'sheet',
+      'row_number',
+      ...cols.map(ident),
+      ...(useExtra ? ['extra'] : []),
+    ].join(', ');
     return { where: where.join(' AND '), params, select, physical: cols, useExtra };
   }
 

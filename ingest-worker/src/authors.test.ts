@@ -42,7 +42,11 @@ describe('pairEmails', () => {
   });
 
   it('matches accented surnames against plain addresses', () => {
-    const { byAuthor } = pairEmails(['Müller, J', 'Ng, A'], ['Müller, Jürgen', 'Ng, Andrew'], ['juergen.mueller@x.de']);
+    const { byAuthor } = pairEmails(
+      ['Müller, J', 'Ng, A'],
+      ['Müller, Jürgen', 'Ng, Andrew'],
+      ['juergen.mueller@x.de'],
+    );
     // "mueller" does not contain "muller": the given name decides.
     expect(byAuthor[0]).toBe('');
     const plain = pairEmails(['Müller, J', 'Ng, A'], ['Müller, Jürgen', 'Ng, Andrew'], ['jmuller@x.de']);
@@ -67,7 +71,12 @@ describe('splitAuthorRow', () => {
   });
 
   it('keeps an email that belongs to no author in a row of its own', () => {
-    const rows = splitAuthorRow(headers, ['Euchner, J', 'Euchner, Jim', 'T', 'editor@journal.org; other@x.org']);
+    const rows = splitAuthorRow(headers, [
+      'Euchner, J',
+      'Euchner, Jim',
+      'T',
+      'editor@journal.org; other@x.org',
+    ]);
     expect(rows.map((r) => [r[0], r[3]])).toEqual([
       ['Euchner, J', ''],
       ['', 'editor@journal.org'],

@@ -22,7 +22,9 @@ export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 export type IngestJob = { name: 'ingest-file'; data: IngestFilePayload };
 export type IngestJobName = IngestJob['name'];
 
-export const INGEST_JOB_SCHEMAS: { [K in IngestJobName]: z.ZodType<Extract<IngestJob, { name: K }>['data']> } = {
+export const INGEST_JOB_SCHEMAS: {
+  [K in IngestJobName]: z.ZodType<Extract<IngestJob, { name: K }>['data']>;
+} = {
   'ingest-file': ingestFilePayloadSchema,
 };
 

@@ -14,7 +14,9 @@ export interface IngestWorkerOptions extends IngestDeps {
   log?: (message: string, detail?: unknown) => void;
 }
 
-type Handlers = { [K in IngestJobName]: (job: Job<Extract<IngestJob, { name: K }>['data']>) => Promise<unknown> };
+type Handlers = {
+  [K in IngestJobName]: (job: Job<Extract<IngestJob, { name: K }>['data']>) => Promise<unknown>;
+};
 
 /**
  * Starts the BullMQ worker of the ingest queue. A file the user must fix fails at once (no retry);
@@ -54,7 +56,8 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
   );
   worker.on('error', (e) => log('Ingest worker error', e));
   worker.on('failed', (job, e) => {
-    if (job && !(e instanceof UnrecoverableError)) log(`Ingest of file ${String(job.data?.fileId)} failed`, e);
+    if (job && !(e instanceof UnrecoverableError))
+      log(`Ingest of file ${String(job.data?.fileId)} failed`, e);
   });
   return worker;
 }

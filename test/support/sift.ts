@@ -43,7 +43,9 @@ export class ApiClient {
   async json<T>(pathname: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> {
     const res = await this.fetch(pathname, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });
     if (!res.ok) throw new Error(`${method} ${pathname}: HTTP ${res.status} ${await res.text()}`);
     return (await res.json()) as T;

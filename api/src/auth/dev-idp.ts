@@ -66,13 +66,20 @@ button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem}.note{color:#555;fo
 /** Builds the provider and an express router (mount at `/idp`) with its sign-in interaction. */
 export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
   if (options.production) {
-    throw new Error('The built-in development identity provider cannot run with NODE_ENV=production: set OIDC_ISSUER.');
+    throw new Error(
+      'The built-in development identity provider cannot run with NODE_ENV=production: set OIDC_ISSUER.',
+    );
   }
   const dir = path.join(options.dataDir, 'idp');
   await mkdir(dir, { recursive: true });
   const jwk = await loadJson(path.join(dir, 'signing-key.json'), async () => {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-    return { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: randomBytes(8).toString('hex') };
+    return {
+      ...(await exportJWK(privateKey)),
+      alg: 'RS256',
+      use: 'sig',
+      kid: randomBytes(8).toString('hex'),
+    };
   });
   const cookieKeys = await loadJson(path.join(dir, 'cookie-keys.json'), async () => [
     randomBytes(32).toString('hex'),
@@ -110,9 +117,19 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
     jwks: { keys: [jwk] },
     cookies: { keys: cookieKeys },
     scopes: ['openid', 'profile', 'email'],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'family_name'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
     pkce: { required: () => true },
-    ttl: { AccessToken: 3600, IdToken: 3600, Session: 14 * 24 * 3600, Grant: 14 * 24 * 3600, Interaction: 3600 },
+    ttl: {
+      AccessToken: 3600,
+      IdToken: 3600,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+      Interaction: 3600,
+    },
     features: {
       devInteractions: { enabled: false },
       resourceIndicators: {
@@ -123,7 +140,12 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
           if (resource !== DEFAULT_RESOURCE && resource !== options.audience) {
             throw new Error(`Unknown resource ${resource}`);
           }
-          return { scope: SCOPE, audience: options.audience, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: SCOPE,
+            audience: options.audience,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
@@ -144,7 +166,10 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
         const existing = await oidc.provider.Grant.find(grantId);
         if (existing) return existing;
       }
-      const grant = new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session.accountId });
+      const grant = new oidc.provider.Grant({
+        clientId: oidc.client.clientId,
+        accountId: oidc.session.accountId,
+      });
       grant.addOIDCScope(SCOPE);
       grant.addResourceScope(DEFAULT_RESOURCE, SCOPE);
       if (options.audience !== DEFAULT_RESOURCE) grant.addResourceScope(options.audience, SCOPE);
@@ -183,13 +208,21 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
     const email = String(body.email ?? '').trim();
     const name = String(body.name ?? '').trim();
     if (!/^[^\s@]+@[^\s@]+$/.test(email) || !name) {
-      res.status(400).type('html').send(page('Sign in to Sift', '<p>Please give an email address and a name.</p>'));
+      res
+        .status(400)
+        .type('html')
+        .send(page('Sign in to Sift', '<p>Please give an email address and a name.</p>'));
       return;
     }
     const sub = devSubject(email);
     users[sub] = { email, name };
     await writeFile(usersFile, JSON.stringify(users), { mode: 0o600 });
-    await provider.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: sub } },
+      { mergeWithLastSubmission: false },
+    );
   });
   router.use(provider.callback());
   return router;

@@ -19,7 +19,8 @@ function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options 
     storage: multer.diskStorage({
       destination: blobDir,
       // A generated name, never the user's: the extension is kept only from the accepted list.
-      filename: (_req, file, cb) => cb(null, `${randomUUID()}${path.extname(file.originalname).toLowerCase()}`),
+      filename: (_req, file, cb) =>
+        cb(null, `${randomUUID()}${path.extname(file.originalname).toLowerCase()}`),
     }),
     defParamCharset: 'utf8',
     limits: { fileSize: maxUploadBytes, files: MAX_FILES_PER_REQUEST },
@@ -68,7 +69,11 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
     async (req, res) => {
       const list = (req.files as Express.Multer.File[] | undefined) ?? [];
       if (!list.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
-      res.status(201).json({ files: await files.accept(accountOf(res).id, stored(list)) } satisfies UploadMultipleResponse);
+      res
+        .status(201)
+        .json({
+          files: await files.accept(accountOf(res).id, stored(list)),
+        } satisfies UploadMultipleResponse);
     },
   );
 

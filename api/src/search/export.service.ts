@@ -23,12 +23,18 @@ export function neutralise(value: string): string {
 }
 
 /** `name` made safe as a download name, plus the format's extension. */
-export function exportFilename(format: 'CSV' | 'XLSX', custom: string | undefined, fileType: StoredFileType): string {
+export function exportFilename(
+  format: 'CSV' | 'XLSX',
+  custom: string | undefined,
+  fileType: StoredFileType,
+): string {
   const safe = (custom ?? '')
     .replace(/\.(csv|xlsx)$/i, '')
     .replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_')
     .trim();
-  const base = safe || `${fileType === 'AUTHOR' ? 'authors_search_results' : 'search_results'}_${new Date().toISOString().slice(0, 10)}`;
+  const base =
+    safe ||
+    `${fileType === 'AUTHOR' ? 'authors_search_results' : 'search_results'}_${new Date().toISOString().slice(0, 10)}`;
   return `${base}.${format.toLowerCase()}`;
 }
 
@@ -51,7 +57,9 @@ export class ExportService {
     const fileType: StoredFileType = request.fileType ?? 'GENERAL';
     const files = await this.search.files(ownerId, fileType, request);
     const available = unionColumns(files);
-    const columns = request.columns?.length ? request.columns.filter((c) => available.includes(c)) : available;
+    const columns = request.columns?.length
+      ? request.columns.filter((c) => available.includes(c))
+      : available;
     if (request.columns?.length && !columns.length) {
       throw new BadRequestError('Please select at least one column to export', 'NO_COLUMNS');
     }
@@ -68,7 +76,12 @@ export class ExportService {
         for (const hit of batch) {
           const cells = columns.map((c) => neutralise(hit.cells[c] ?? ''));
           yield request.includeMetadata
-            ? [neutralise(names.get(hit.fileId) ?? ''), neutralise(hit.sheet), String(hit.rowNumber), ...cells]
+            ? [
+                neutralise(names.get(hit.fileId) ?? ''),
+                neutralise(hit.sheet),
+                String(hit.rowNumber),
+                ...cells,
+              ]
             : cells;
         }
       }
@@ -89,7 +102,11 @@ export class ExportService {
   }
 }
 
-async function writeCsv(out: Writable, header: string[] | null, records: AsyncIterable<string[]>): Promise<number> {
+async function writeCsv(
+  out: Writable,
+  header: string[] | null,
+  records: AsyncIterable<string[]>,
+): Promise<number> {
   // A BOM so Excel opens the UTF-8 text with the right characters.
   const csv = csvFormat<string[], string[]>({ writeBOM: true, quoteColumns: false });
   csv.pipe(out);
@@ -104,8 +121,16 @@ async function writeCsv(out: Writable, header: string[] | null, records: AsyncIt
   return n;
 }
 
-async function writeXlsx(out: Writable, header: string[] | null, records: AsyncIterable<string[]>): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+async function writeXlsx(
+  out: Writable,
+  header: string[] | null,
+  records: AsyncIterable<string[]>,
+): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useSharedStrings: false,
+    useStyles: false,
+  });
   let sheet: ExcelJS.Worksheet | null = null;
   let inSheet = 0;
   let sheets = 0;

@@ -34,7 +34,11 @@ async function sniff(filePath: string): Promise<{ encoding: Encoding; sample: st
 
 /** The delimiter (comma, semicolon, tab or pipe) that occurs most in the first non-empty line, outside quotes. */
 export function detectDelimiter(sample: string): string {
-  const line = sample.replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim()) ?? '';
+  const line =
+    sample
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .find((l) => l.trim()) ?? '';
   const counts = new Map<string, number>([
     [',', 0],
     [';', 0],

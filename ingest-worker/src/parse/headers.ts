@@ -2,7 +2,12 @@
  * Reserved keys that every search result row carries beside its cells (file, sheet, row number);
  * no header may take one of these names.
  */
-export const RESERVED_HEADERS: ReadonlySet<string> = new Set(['__fileId', '__fileName', '__sheet', '__rowNumber']);
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  '__fileId',
+  '__fileName',
+  '__sheet',
+  '__rowNumber',
+]);
 
 /**
  * Makes a header row usable as column names, deterministically: names are trimmed; a blank one

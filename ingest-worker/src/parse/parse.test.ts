@@ -57,7 +57,10 @@ describe('CSV', () => {
   it('reads Windows-1252 and UTF-16 text', async () => {
     const cp1252 = Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a]); // Name\nMüller
     expect((await rowsOf('w.csv', cp1252)).map((r) => r.cells[0])).toEqual(['Name', 'Müller']);
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name;City\nZoë;Zürich\n', 'utf16le')]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('Name;City\nZoë;Zürich\n', 'utf16le'),
+    ]);
     expect((await rowsOf('u.csv', utf16)).map((r) => r.cells)).toEqual([
       ['Name', 'City'],
       ['Zoë', 'Zürich'],
@@ -69,12 +72,16 @@ describe('file type checks', () => {
   it('rejects an empty file and content that does not match the extension, with readable messages', async () => {
     await expect(rowsOf('empty.csv', '')).rejects.toThrow(new InvalidFileError('File is empty'));
     await expect(rowsOf('fake.xlsx', 'a,b\n1,2')).rejects.toThrow(/not an Excel workbook/);
-    await expect(rowsOf('fake.csv', Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))).rejects.toThrow(/not a CSV text file/);
+    await expect(rowsOf('fake.csv', Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))).rejects.toThrow(
+      /not a CSV text file/,
+    );
     await expect(rowsOf('notes.txt', 'x')).rejects.toThrow(/not a supported file type/);
   });
 
   it('turns a corrupt workbook into a message the user can act on', async () => {
     const zipHeaderOnly = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(64, 7)]);
-    await expect(rowsOf('corrupt.xlsx', zipHeaderOnly)).rejects.toThrow(/could not be read as an Excel workbook/);
+    await expect(rowsOf('corrupt.xlsx', zipHeaderOnly)).rejects.toThrow(
+      /could not be read as an Excel workbook/,
+    );
   });
 });

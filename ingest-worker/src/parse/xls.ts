@@ -13,7 +13,12 @@ export async function* readXls(filePath: string): AsyncGenerator<ParsedRow> {
     const sheet = workbook.Sheets[sheetName];
     if (!sheet || !sheet['!ref']) continue;
     const range = XLSX.utils.decode_range(sheet['!ref']);
-    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: '', blankrows: true });
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
+      header: 1,
+      raw: true,
+      defval: '',
+      blankrows: true,
+    });
     for (let i = 0; i < rows.length; i++) {
       yield { sheet: sheetName, rowNumber: range.s.r + i + 1, cells: rows[i]!.map(cellText) };
     }

@@ -1,0 +1,50 @@
+/**
+ * Any standards-compliant issuer works with no code change: one Sift runs the dev identity provider,
+ * a second is configured with it as its external OIDC_ISSUER and must accept its tokens. Start-up
+ * fails at once, saying how to provide Redis, when Redis does not answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, expect, it } from 'vitest';
+import { startSift, type RunningSift } from '@sift/api';
+import type { Account, PublicConfig } from '@sift/api/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+const running: RunningSift[] = [];
+afterAll(async () => {
+  for (const s of running.reverse()) await s.close();
+});
+
+it('verifies tokens from an external issuer given by configuration', async () => {
+  const idp = await startTestSift();
+  running.push(idp);
+  const id = randomUUID().replaceAll('-', '');
+  const external = await startSift({
+    ...idp.config,
+    port: 0,
+    publicUrl: undefined,
+    clickhouseDatabase: `test_${id}`,
+    queuePrefix: `sift-test-${id}`,
+    oidcIssuer: `${idp.url}/idp`,
+  });
+  running.push(external);
+
+  const config = (await (await fetch(`${external.url}/api/config`)).json()) as PublicConfig;
+  expect(config.oidc.issuer).toBe(`${idp.url}/idp`);
+  // No dev IdP of its own when an issuer is configured.
+  expect((await fetch(`${external.url}/idp/.well-known/openid-configuration`)).status).toBe(404);
+
+  const token = (await ApiClient.signIn(idp, 'someone@example.net', 'Sam Someone')).token;
+  const me = await new ApiClient(external.url, token).json<Account>('/accounts/me');
+  expect(me).toMatchObject({
+    email: 'someone@example.net',
+    firstName: 'Sam',
+    lastName: 'Someone',
+    active: false,
+  });
+});
+
+it('refuses to start without Redis, saying how to provide one', async () => {
+  await expect(startSift({ port: 0, redisUrl: 'redis://127.0.0.1:1', webDir: undefined })).rejects.toThrow(
+    /Redis is not reachable at redis:\/\/127\.0\.0\.1:1.*set REDIS_URL/,
+  );
+});

@@ -1,0 +1,118 @@
+/**
+ * CSV and xlsx uploads through the real pipeline (BullMQ on Redis, chDB): every sheet with data,
+ * header = first non-empty row, ragged rows kept, formulas as cached values, dates in ISO form.
+ */
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import type { SearchResponse } from '@sift/api/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let user: ApiClient;
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  user = await ApiClient.signIn(sift, 'admin@example.com', 'Grace Hopper');
+  await user.json('/accounts/onboard', { firstName: 'Grace', lastName: 'Hopper' });
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+async function workbook(): Promise<Uint8Array> {
+  const wb = new ExcelJS.Workbook();
+  const people = wb.addWorksheet('People');
+  people.addRow([]);
+  people.addRow(['Name', 'Joined', 'Score', 'Double', 'Name']);
+  people.addRow(['Ada Müller', new Date(Date.UTC(2021, 2, 4)), 7, { formula: 'C3*2', result: 14 }, 'dup']);
+  people.addRow([]);
+  people.addRow([
+    'Bob Stone',
+    new Date(Date.UTC(2022, 11, 31)),
+    3,
+    { formula: 'C5*2', result: 6 },
+    '',
+    'extra cell',
+  ]);
+  wb.addWorksheet('Blank');
+  const orders = wb.addWorksheet('Orders');
+  orders.addRow(['Order', 'Customer']);
+  orders.addRow(['A-1', 'Ada Müller']);
+  return new Uint8Array(await wb.xlsx.writeBuffer());
+}
+
+it('ingests every sheet of an xlsx workbook', async () => {
+  const [uploaded] = await user.upload([{ name: 'Team.XLSX', bytes: await workbook() }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: 3, sheetNames: ['People', 'Orders'] });
+  expect(file.columnNames).toEqual([
+    'Name',
+    'Joined',
+    'Score',
+    'Double',
+    'Name (2)',
+    'Column 6',
+    'Order',
+    'Customer',
+  ]);
+
+  const res = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { Name: 'müller' },
+  });
+  expect(res.data).toHaveLength(1);
+  expect(res.data[0]).toMatchObject({
+    Name: 'Ada Müller',
+    Joined: '2021-03-04',
+    Score: '7',
+    Double: '14',
+    'Name (2)': 'dup',
+  });
+  expect(res.data[0]).toMatchObject({ __sheet: 'People', __rowNumber: 3 });
+
+  const ragged = await user.json<SearchResponse>('/file/search', { searchCriteria: { 'Column 6': 'extra' } });
+  expect(ragged.data.map((r) => [r.Name, r.__rowNumber])).toEqual([['Bob Stone', 5]]);
+
+  const orders = await user.json<SearchResponse>('/file/search', { sheetNames: ['Orders'] });
+  expect(orders.data.map((r) => r.Customer)).toEqual(['Ada Müller']);
+});
+
+it('ingests a semicolon CSV and finds text with LIKE wildcards literally', async () => {
+  const csv = 'Title;Code\n"50% off; today";A_1\nHalf price;AB1\n';
+  const [uploaded] = await user.upload([{ name: 'offers.csv', bytes: new TextEncoder().encode(csv) }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 2,
+    sheetNames: ['offers'],
+    columnNames: ['Title', 'Code'],
+  });
+  const percent = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { Title: '50%' },
+  });
+  expect(percent.data.map((r) => r.Title)).toEqual(['50% off; today']);
+  const underscore = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { Code: 'a_' },
+  });
+  expect(underscore.data.map((r) => r.Code)).toEqual(['A_1']);
+});
+
+it('fails an empty CSV alone with "File is empty" and rejects other extensions at upload', async () => {
+  const [empty] = await user.upload([{ name: 'empty.csv', bytes: new Uint8Array() }]);
+  expect(await user.waitForIngest(empty!.id)).toMatchObject({
+    status: 'FAILED',
+    errorMessage: 'File is empty',
+  });
+
+  const form = new FormData();
+  form.append('files', new Blob(['x']), 'notes.txt');
+  const res = await user.fetch('/file/upload-multiple', { method: 'POST', body: form });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({
+    error: 'Invalid file type: notes.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
+    code: 'INVALID_FILE_TYPE',
+  });
+});
