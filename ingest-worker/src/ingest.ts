@@ -34,6 +34,8 @@ class FileLoader {
   #buffer: string[][] = [];
   #firstRowNumber = 1;
   #lastRowNumber = 0;
+  /** The insert in flight: parsing the next batch overlaps with it (at most one at a time). */
+  #inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly storage: Storage,
@@ -73,18 +75,33 @@ class FileLoader {
     if (this.#buffer.length >= INSERT_BATCH_ROWS) await this.flush();
   }
 
+  /** Hands the buffered rows to an insert without waiting for it (after the previous one has ended). */
   async flush(): Promise<void> {
     if (!this.#buffer.length) return;
-    const rows = this.#buffer;
-    this.#buffer = [];
-    await this.storage.rows.insert({
+    const batch = {
       fileId: this.fileId,
       sheet: this.#sheet,
       headers: this.#headers,
-      columnMap: this.columnMap,
+      columnMap: { ...this.columnMap },
       firstRowNumber: this.#firstRowNumber,
-      rows,
-    });
+      rows: this.#buffer,
+    };
+    this.#buffer = [];
+    await this.#inFlight;
+    this.#inFlight = this.storage.rows.insert(batch);
+    // Marked handled here; the failure still surfaces at the next flush or at finish().
+    this.#inFlight.catch(() => undefined);
+  }
+
+  /** Waits for the insert in flight to end, whatever its outcome (before cleaning up after a failure). */
+  async settle(): Promise<void> {
+    await this.#inFlight.catch(() => undefined);
+  }
+
+  /** Flushes and waits until every row is inserted. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.#inFlight;
   }
 
   async #register(headers: string[]): Promise<void> {
@@ -128,40 +145,46 @@ export async function ingestFile(
   let sheet: string | null = null;
   let headerSeen = false;
   let authorSheet = false;
-  for await (const row of readSpreadsheet(filePath, payload.originalFilename)) {
-    if (row.sheet !== sheet) {
-      sheet = row.sheet;
-      headerSeen = false;
-    }
-    const cells = trimRow(row.cells);
-    if (!cells.some((c) => c.trim())) continue; // blank rows carry nothing
-    if (!headerSeen) {
-      headerSeen = true;
-      const headers = uniqueHeaders(cells);
-      await general.startSheet(sheet, headers);
-      authorSheet = hasAuthorColumns(headers);
-      if (authorSheet) await authors.startSheet(sheet, headers);
-      continue;
-    }
-    if (cells.length > general.headers.length) {
-      const more = uniqueHeaders(
-        new Array<string>(cells.length - general.headers.length).fill(''),
-        new Set(general.headers),
-        general.headers.length,
-      );
-      await general.extendHeaders(more);
-      if (authorSheet) await authors.extendHeaders(more);
-    }
-    await general.add(row.rowNumber, cells);
-    if (authorSheet) {
-      for (const authorRow of splitAuthorRow(authors.headers, cells)) {
-        await authors.add(authors.totalRows + 1, authorRow);
+  try {
+    for await (const row of readSpreadsheet(filePath, payload.originalFilename)) {
+      if (row.sheet !== sheet) {
+        sheet = row.sheet;
+        headerSeen = false;
       }
+      const cells = trimRow(row.cells);
+      if (!cells.some((c) => c.trim())) continue; // blank rows carry nothing
+      if (!headerSeen) {
+        headerSeen = true;
+        const headers = uniqueHeaders(cells);
+        await general.startSheet(sheet, headers);
+        authorSheet = hasAuthorColumns(headers);
+        if (authorSheet) await authors.startSheet(sheet, headers);
+        continue;
+      }
+      if (cells.length > general.headers.length) {
+        const more = uniqueHeaders(
+          new Array<string>(cells.length - general.headers.length).fill(''),
+          new Set(general.headers),
+          general.headers.length,
+        );
+        await general.extendHeaders(more);
+        if (authorSheet) await authors.extendHeaders(more);
+      }
+      await general.add(row.rowNumber, cells);
+      if (authorSheet) {
+        for (const authorRow of splitAuthorRow(authors.headers, cells)) {
+          await authors.add(authors.totalRows + 1, authorRow);
+        }
+      }
+      if (general.totalRows % INSERT_BATCH_ROWS === 0) await progress(2, 50);
     }
-    if (general.totalRows % INSERT_BATCH_ROWS === 0) await progress(2, 50);
+    await general.finish();
+    await authors.finish();
+  } catch (e) {
+    // No insert may land after the caller's clean-up.
+    await Promise.all([general.settle(), authors.settle()]);
+    throw e;
   }
-  await general.flush();
-  await authors.flush();
   if (!general.sheetNames.length) throw new InvalidFileError('File is empty');
 
   await progress(3, 0);
