@@ -29,6 +29,7 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(500 * 1024 * 1024),
+  RUN_INGEST_WORKER: z.enum(['true', 'false']).default('true'),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -87,7 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     production: e.NODE_ENV === 'production',
     queuePrefix: 'sift',
-    runWorker: true,
+    runWorker: e.RUN_INGEST_WORKER === 'true',
     webDir: undefined,
   };
 }

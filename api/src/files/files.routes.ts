@@ -69,11 +69,9 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
     async (req, res) => {
       const list = (req.files as Express.Multer.File[] | undefined) ?? [];
       if (!list.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
-      res
-        .status(201)
-        .json({
-          files: await files.accept(accountOf(res).id, stored(list)),
-        } satisfies UploadMultipleResponse);
+      res.status(201).json({
+        files: await files.accept(accountOf(res).id, stored(list)),
+      } satisfies UploadMultipleResponse);
     },
   );
 
