@@ -207,6 +207,23 @@ describe('upload → ingest → search → export', () => {
     });
     expect(hartmann.data.map((r) => r['Authors'])).toContain('Hartmann, J');
 
+    // Email lists shorter than author lists (fixture records): each address goes to the author it names.
+    for (const [email, author] of [
+      ['sherson@mgmt.au.dk', 'Sherson, J'], // 'Rafner, J; Beaty, RE; Kaufman, JC; Lubart, T; Sherson, J'
+      ['tbaek@skku.edu', 'Baek, TH'], // 'Kim, JS; Kim, M; Baek, TH'
+      ['tk_kim@khu.ac.kr', 'Kim, T'], // 'Lee, GH; Lee, KJ; Jeong, B; Kim, T'
+    ]) {
+      const pair = await admin.json<SearchResponse>('/file/preprocessed/search', {
+        searchCriteria: { 'Email Addresses': email! },
+      });
+      expect(pair.totalRecords).toBeGreaterThan(0);
+      for (const r of pair.data) expect([r['Authors'], r['Email Match']]).toEqual([author, 'name']);
+    }
+    const rafner = await admin.json<SearchResponse>('/file/preprocessed/search', {
+      searchCriteria: { Authors: 'Rafner, J', 'Author Full Names': 'Rafner' },
+    });
+    expect(rafner.data.map((r) => r['Email Addresses'])).toEqual(['']);
+
     // No email is dropped: every address in the fixture appears in the AUTHOR file's export.
     const exported = await admin.fetch('/file/export', {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAuthorColumns, pairEmails, splitAuthorRow } from './authors.ts';
+import { authorHeaders, hasAuthorColumns, pairEmails, splitAuthorRow } from './authors.ts';
 
 describe('pairEmails', () => {
   it('pairs by name when there are fewer emails than authors', () => {
@@ -24,6 +24,15 @@ describe('pairEmails', () => {
       ['jihoon.kim@snu.ac.kr', 'dskim@kaist.ac.kr'],
     );
     expect(byAuthor).toEqual(['dskim@kaist.ac.kr', 'jihoon.kim@snu.ac.kr']);
+  });
+
+  it('counts a two-letter surname only at either end of the address', () => {
+    const { byAuthor } = pairEmails(
+      ['Liao, WJ', 'Lu, XZ', 'Li, Q'],
+      ['', '', ''],
+      ['luxz@x.cn', 'alice.q@x.cn'],
+    );
+    expect(byAuthor).toEqual(['', 'luxz@x.cn', '']);
   });
 
   it('pairs by position when the counts agree and no name contradicts it', () => {
@@ -65,8 +74,8 @@ describe('splitAuthorRow', () => {
       'jochen.hartmann@tum.de; feuerriegel@lmu.de',
     ]);
     expect(rows).toEqual([
-      ['Feuerriegel, S', 'Feuerriegel, Stefan', 'Generative AI', 'feuerriegel@lmu.de'],
-      ['Hartmann, J', 'Hartmann, Jochen', 'Generative AI', 'jochen.hartmann@tum.de'],
+      ['Feuerriegel, S', 'Feuerriegel, Stefan', 'Generative AI', 'feuerriegel@lmu.de', 'name'],
+      ['Hartmann, J', 'Hartmann, Jochen', 'Generative AI', 'jochen.hartmann@tum.de', 'name'],
     ]);
   });
 
@@ -77,11 +86,20 @@ describe('splitAuthorRow', () => {
       'T',
       'editor@journal.org; other@x.org',
     ]);
-    expect(rows.map((r) => [r[0], r[3]])).toEqual([
-      ['Euchner, J', ''],
-      ['', 'editor@journal.org'],
-      ['', 'other@x.org'],
+    expect(rows.map((r) => [r[0], r[3], r[4]])).toEqual([
+      ['Euchner, J', '', ''],
+      ['', 'editor@journal.org', 'unmatched'],
+      ['', 'other@x.org', 'unmatched'],
     ]);
+  });
+
+  it('says when a pair was made by position', () => {
+    const rows = splitAuthorRow(headers, ['Spinellis, D', 'Spinellis, Diomidis', 'T', 'dds@aueb.gr']);
+    expect(rows).toEqual([['Spinellis, D', 'Spinellis, Diomidis', 'T', 'dds@aueb.gr', 'position']]);
+  });
+
+  it('adds the Email Match column without clashing with a source column of that name', () => {
+    expect(authorHeaders(['Authors', 'Email Match'])).toEqual(['Authors', 'Email Match', 'Email Match (2)']);
   });
 
   it('gives nothing for a record with neither authors nor emails', () => {

@@ -8,6 +8,15 @@
 export const AUTHORS_HEADER = 'Authors';
 export const EMAILS_HEADER = 'Email Addresses';
 export const FULL_NAMES_HEADER = 'Author Full Names';
+/** Column added to AUTHOR files saying how each pair was made, so a user can judge it. */
+export const EMAIL_MATCH_HEADER = 'Email Match';
+
+/**
+ * How an author row's email was found: by the author's `name` in the address, by `position` (the
+ * lists have equal length and no name says otherwise), `unmatched` for an email that fits no author
+ * (a row of its own), '' for an author without an email.
+ */
+export type EmailMatch = 'name' | 'position' | 'unmatched' | '';
 
 /** True when a sheet's header row makes it a source of author rows. */
 export function hasAuthorColumns(headers: string[]): boolean {
@@ -38,7 +47,7 @@ interface Person {
 }
 
 function person(short: string, full: string | undefined): Person {
-  const [surnameRaw = '', givenRaw = ''] = (full ?? short).split(',', 2);
+  const [surnameRaw = '', givenRaw = ''] = (full || short).split(',', 2);
   const shortGiven = short.split(',', 2)[1] ?? '';
   const givenNames = givenRaw
     .split(/[\s.-]+/)
@@ -58,7 +67,12 @@ function person(short: string, full: string | undefined): Person {
 
 /** How strongly an email's local part points at a person (0 = not at all). */
 function score(local: string, p: Person): number {
-  if (p.surname.length >= 2 && local.includes(p.surname)) {
+  // A two-letter surname (Li, Lu, Ng) counts only at either end of the address, not inside a word.
+  const namesSurname =
+    p.surname.length >= 3
+      ? local.includes(p.surname)
+      : p.surname.length === 2 && (local.startsWith(p.surname) || local.endsWith(p.surname));
+  if (namesSurname) {
     const given = p.givenNames.some((g) => local.includes(g)) || local.startsWith(p.initials[0] ?? '\0');
     return given ? 12 : 10;
   }
@@ -76,7 +90,7 @@ export function pairEmails(
   authors: string[],
   fullNames: string[],
   emails: string[],
-): { byAuthor: string[]; unpaired: string[] } {
+): { byAuthor: string[]; method: EmailMatch[]; unpaired: string[] } {
   const aligned = fullNames.length === authors.length;
   const people = authors.map((a, i) => person(a, aligned ? fullNames[i] : undefined));
   const locals = emails.map((e) => letters(e.split('@')[0] ?? ''));
@@ -90,11 +104,13 @@ export function pairEmails(
   // Best matches first; on equal strength prefer the pairing that agrees with position.
   candidates.sort((x, y) => y.s - x.s || Number(y.e === y.a) - Number(x.e === x.a) || x.e - y.e);
   const byAuthor = authors.map(() => '');
+  const method = authors.map((): EmailMatch => '');
   const emailTaken = emails.map(() => false);
   let contradiction = false;
   for (const { e, a } of candidates) {
     if (emailTaken[e] || byAuthor[a]) continue;
     byAuthor[a] = emails[e]!;
+    method[a] = 'name';
     emailTaken[e] = true;
     if (e !== a) contradiction = true;
   }
@@ -102,17 +118,26 @@ export function pairEmails(
     emails.forEach((email, i) => {
       if (!emailTaken[i] && !byAuthor[i]) {
         byAuthor[i] = email;
+        method[i] = 'position';
         emailTaken[i] = true;
       }
     });
   }
-  return { byAuthor, unpaired: emails.filter((_, i) => !emailTaken[i]) };
+  return { byAuthor, method, unpaired: emails.filter((_, i) => !emailTaken[i]) };
+}
+
+/** The AUTHOR file's headers for a source sheet: the source's, then the Email Match column. */
+export function authorHeaders(headers: string[]): string[] {
+  let match = EMAIL_MATCH_HEADER;
+  for (let n = 2; headers.includes(match); n++) match = `${EMAIL_MATCH_HEADER} (${n})`;
+  return [...headers, match];
 }
 
 /**
- * Splits one source row into author rows over the same headers: each holds one author (its full
- * name when `Author Full Names` is aligned) and the email paired with it; emails paired with no
- * author get a row of their own with the author cells blank. A row with neither gives nothing.
+ * Splits one source row into author rows over `authorHeaders(headers)`: each holds one author (its
+ * full name when `Author Full Names` is aligned), the email paired with it and how it was paired;
+ * emails paired with no author get a row of their own with the author cells blank. A row with
+ * neither authors nor emails gives nothing.
  */
 export function splitAuthorRow(headers: string[], cells: string[]): string[][] {
   const ia = headers.indexOf(AUTHORS_HEADER);
@@ -121,18 +146,19 @@ export function splitAuthorRow(headers: string[], cells: string[]): string[][] {
   const authors = splitList(cells[ia]);
   const fullNames = ifn >= 0 ? splitList(cells[ifn]) : [];
   const emails = splitList(cells[ie]);
-  const { byAuthor, unpaired } = pairEmails(authors, fullNames, emails);
+  const { byAuthor, method, unpaired } = pairEmails(authors, fullNames, emails);
   const aligned = fullNames.length === authors.length;
   const base = headers.map((_, i) => cells[i] ?? '');
   const out: string[][] = [];
-  const emit = (author: string, fullName: string, email: string) => {
+  const emit = (author: string, fullName: string, email: string, how: EmailMatch) => {
     const row = base.slice();
     row[ia] = author;
     row[ie] = email;
     if (ifn >= 0) row[ifn] = fullName;
+    row.push(how);
     out.push(row);
   };
-  authors.forEach((a, i) => emit(a, aligned ? fullNames[i]! : '', byAuthor[i]!));
-  for (const email of unpaired) emit('', '', email);
+  authors.forEach((a, i) => emit(a, aligned ? fullNames[i]! : '', byAuthor[i]!, method[i]!));
+  for (const email of unpaired) emit('', '', email, 'unmatched');
   return out;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { FileRow, Storage } from '@sift/clickhouse';
-import { hasAuthorColumns, splitAuthorRow } from './authors.ts';
+import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './authors.ts';
 import type { IngestFilePayload, IngestProgress } from './jobs.ts';
 import { InvalidFileError, readSpreadsheet, trimRow, uniqueHeaders } from './parse/index.ts';
 
@@ -51,11 +51,11 @@ class FileLoader {
     await this.#register(headers);
   }
 
-  /** Adds columns to the current sheet (a ragged row longer than the header row). */
-  async extendHeaders(more: string[]): Promise<void> {
+  /** Replaces the current sheet's headers (grown by a ragged row longer than the header row). */
+  async setHeaders(headers: string[]): Promise<void> {
     await this.flush();
-    this.#headers = [...this.#headers, ...more];
-    await this.#register(more);
+    this.#headers = headers;
+    await this.#register(headers);
   }
 
   get headers(): string[] {
@@ -158,7 +158,7 @@ export async function ingestFile(
         const headers = uniqueHeaders(cells);
         await general.startSheet(sheet, headers);
         authorSheet = hasAuthorColumns(headers);
-        if (authorSheet) await authors.startSheet(sheet, headers);
+        if (authorSheet) await authors.startSheet(sheet, authorHeaders(headers));
         continue;
       }
       if (cells.length > general.headers.length) {
@@ -167,12 +167,12 @@ export async function ingestFile(
           new Set(general.headers),
           general.headers.length,
         );
-        await general.extendHeaders(more);
-        if (authorSheet) await authors.extendHeaders(more);
+        await general.setHeaders([...general.headers, ...more]);
+        if (authorSheet) await authors.setHeaders(authorHeaders(general.headers));
       }
       await general.add(row.rowNumber, cells);
       if (authorSheet) {
-        for (const authorRow of splitAuthorRow(authors.headers, cells)) {
+        for (const authorRow of splitAuthorRow(general.headers, cells)) {
           await authors.add(authors.totalRows + 1, authorRow);
         }
       }
