@@ -35,6 +35,29 @@ describe('pairEmails', () => {
     expect(byAuthor).toEqual(['', 'luxz@x.cn', '']);
   });
 
+  it('recognises truncated surnames, given-name prefixes and initials-only addresses (fixture records)', () => {
+    const authors = ['Ardichvili, A', 'Dirani, K', 'Jabarkhail, S'];
+    const full = ['Ardichvili, Alexandre', 'Dirani, Khalil', 'Jabarkhail, Sami'];
+    expect(pairEmails(authors, full, ['ardic001@umn.edu']).byAuthor).toEqual(['ardic001@umn.edu', '', '']);
+    expect(
+      pairEmails(['Yorks, L', 'Jester, MY'], ['Yorks, Lyle', 'Jester, Michellana Y.'], ['ly84@columbia.edu'])
+        .byAuthor,
+    ).toEqual(['ly84@columbia.edu', '']);
+    expect(
+      pairEmails(
+        ['Ege, DN', 'Ovrebo, HH'],
+        ['Ege, Daniel Nygard', 'Ovrebo, Henrik H.'],
+        ['danieneg@stud.ntnu.no'],
+      ).byAuthor,
+    ).toEqual(['danieneg@stud.ntnu.no', '']);
+  });
+
+  it('leaves an address that fits two authors equally to position, or unpaired', () => {
+    const twoKims = pairEmails(['Kim, JS', 'Kim, M', 'Baek, TH'], [], ['kim@x.kr']);
+    expect(twoKims.byAuthor).toEqual(['', '', '']);
+    expect(twoKims.unpaired).toEqual(['kim@x.kr']);
+  });
+
   it('pairs by position when the counts agree and no name contradicts it', () => {
     const { byAuthor } = pairEmails(['Spinellis, D'], ['Spinellis, Diomidis'], ['dds@aueb.gr']);
     expect(byAuthor).toEqual(['dds@aueb.gr']);

@@ -65,7 +65,17 @@ function person(short: string, full: string | undefined): Person {
   };
 }
 
-/** How strongly an email's local part points at a person (0 = not at all). */
+/** Prefixes of `word` at least `min` letters long (addresses often truncate names: `ardic001`, `rybickfk`). */
+function hasPrefixIn(local: string, word: string, min: number): boolean {
+  return word.length >= min && local.includes(word.slice(0, Math.max(min, Math.min(word.length, 5))));
+}
+
+/**
+ * How strongly an email's local part (letters only) points at a person, 0 for not at all:
+ * surname (with a given name or initial: 12, alone: 10); a part of a compound surname (8); a
+ * truncated surname of 5+ letters (7); a given name (6) or its 5+ letter prefix (5); an address that
+ * is only the initials, given then surname or surname then given (`ew690`, `zyh…`: 3).
+ */
 function score(local: string, p: Person): number {
   // A two-letter surname (Li, Lu, Ng) counts only at either end of the address, not inside a word.
   const namesSurname =
@@ -77,8 +87,20 @@ function score(local: string, p: Person): number {
     return given ? 12 : 10;
   }
   if (p.surnameParts.some((s) => local.includes(s))) return 8;
+  if (hasPrefixIn(local, p.surname, 5)) return 7;
   if (p.givenNames.some((g) => g.length >= 3 && local.includes(g))) return 6;
-  if (p.initials.length >= 2 && p.surname && local === p.initials + p.surname[0]) return 4;
+  if (p.givenNames.some((g) => hasPrefixIn(local, g, 5))) return 5;
+  const s0 = p.surname[0];
+  if (s0 && p.initials && local.length <= 4) {
+    const forms = [p.initials + s0, s0 + p.initials, p.initials[0]! + s0, s0 + p.initials[0]!];
+    if (
+      forms.some(
+        (f) => f.length >= 2 && (local === f || (local.startsWith(f) && local.length - f.length <= 1)),
+      )
+    ) {
+      return 3;
+    }
+  }
   return 0;
 }
 
@@ -107,8 +129,10 @@ export function pairEmails(
   const method = authors.map((): EmailMatch => '');
   const emailTaken = emails.map(() => false);
   let contradiction = false;
-  for (const { e, a } of candidates) {
+  for (const { e, a, s } of candidates) {
     if (emailTaken[e] || byAuthor[a]) continue;
+    // Two free authors fit this address equally well (two Kims and `kim@`): the name does not decide.
+    if (candidates.some((c) => c.e === e && c.a !== a && c.s === s && !byAuthor[c.a])) continue;
     byAuthor[a] = emails[e]!;
     method[a] = 'name';
     emailTaken[e] = true;
