@@ -1,0 +1,249 @@
+/**
+ * The walking skeleton in a real browser (Debian's Chromium through playwright-core): sign in through
+ * the built-in dev identity provider, complete the profile setup, upload a real Web of Science
+ * export on /upload, wait for it to be PROCESSED, search one column on /search, export the results,
+ * and sign out. Needs the built web app (`npm run build -w web`) and a reachable Redis.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSift, type RunningSift } from '@sift/api';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/wos-savedrecs-small.xls', import.meta.url));
+const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** Generous: the first ingest also creates the ClickHouse tables. */
+const INGEST_TIMEOUT_MS = 90_000;
+
+let sift: RunningSift;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dataDir: string;
+const pageErrors: string[] = [];
+
+/** The page's local storage (this tsconfig has no DOM types; the callbacks run in the browser). */
+interface PageStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** The SPA's persisted auth state (`persist:root`). */
+async function persistedAuth(): Promise<{ token: string | null; permissions: string[] } | undefined> {
+  const raw = await page.evaluate<string | null>("localStorage.getItem('persist:root')");
+  return (JSON.parse(raw ?? '{}') as { state?: { token: string | null; permissions: string[] } }).state;
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+    throw new Error(`The web app is not built (${WEB_DIST}): run \`npm run build -w web\` first.`);
+  }
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium`);
+
+  // Isolated like the integration tests: own data directory, ClickHouse database and queue prefix.
+  dataDir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-'));
+  const id = randomUUID().replaceAll('-', '');
+  sift = await startSift({
+    port: 0,
+    dataDir,
+    clickhouseDatabase: `e2e_${id}`,
+    queuePrefix: `sift-e2e-${id}`,
+    webDir: WEB_DIST,
+    publicUrl: undefined,
+    oidcIssuer: undefined,
+  });
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  context.setDefaultTimeout(20_000);
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await sift?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('Sift in a browser', () => {
+  it('sends a visitor to the sign-in screen', async () => {
+    await page.goto(`${sift.url}/search`);
+    await page.waitForURL(`${sift.url}/login`);
+    await expect(page.getByRole('heading', { name: 'Welcome to Sift' }).isVisible()).resolves.toBe(true);
+    for (const feature of [
+      'Search across multiple Excel files',
+      'Export filtered data to Excel/CSV',
+      'Advanced filtering and sorting',
+    ]) {
+      await page.getByText(feature).waitFor();
+    }
+  });
+
+  it('signs in through the dev identity provider and completes the profile setup', async () => {
+    await page.getByRole('button', { name: 'Sign In' }).click();
+
+    // The dev IdP's own form (api/src/auth/dev-idp.ts): fields `email` and `name`.
+    await page.waitForURL(/\/idp\/interaction\//);
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Full name').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    // Back at the app: an admin starts active but must set up the profile.
+    await page.getByText("Let's get you set up").waitFor();
+    expect(new URL(page.url()).search).toBe(''); // the callback's code and state are gone
+    const firstName = page.getByLabel('First Name');
+    const lastName = page.getByLabel('Last Name');
+
+    // Both errors show at once and nothing is saved.
+    await firstName.fill('');
+    await lastName.fill('');
+    await page.getByRole('button', { name: 'Complete Setup' }).click();
+    await page.getByText('First name is required').waitFor();
+    await page.getByText('Last name is required').waitFor();
+
+    await firstName.fill('Ada');
+    await lastName.fill('Lovelace');
+    await page.getByRole('button', { name: 'Complete Setup' }).click();
+
+    // /dashboard is not a main-area route: the unknown-path rule lands on /files.
+    await page.waitForURL(`${sift.url}/files`);
+    await page.getByRole('heading', { name: 'All Files (0 total)' }).waitFor();
+    await page.getByText('No files uploaded yet').waitFor();
+
+    // The persisted auth state holds the token and the admin permission.
+    const state = await persistedAuth();
+    expect(state?.token).toBeTruthy();
+    expect(state?.permissions).toContain('admin:view');
+
+    // The account menu shows the initials, name and email.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByText('admin@example.com').waitFor();
+    await expect(page.getByText('Ada Lovelace').isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+  });
+
+  it('renews an expired token silently on load (iframe, prompt=none) instead of signing out', async () => {
+    const before = await page.evaluate(() => {
+      const storage = (globalThis as unknown as { localStorage: PageStorage }).localStorage;
+      const key = Object.keys(storage).find((k) => k.startsWith('oidc.user:'));
+      if (!key) throw new Error('no OIDC user stored');
+      const user = JSON.parse(storage.getItem(key) ?? '{}') as { access_token: string; expires_at: number };
+      user.expires_at = Math.floor(Date.now() / 1000) - 60; // expired a minute ago
+      storage.setItem(key, JSON.stringify(user));
+      return user.access_token;
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'All Files (0 total)' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/files');
+    const after = (await persistedAuth())?.token;
+    expect(after).toBeTruthy();
+    expect(after).not.toBe(before);
+  });
+
+  it(
+    'uploads a Web of Science export and shows it PROCESSED',
+    async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click();
+      await page.waitForURL(`${sift.url}/upload`);
+      await page.getByRole('heading', { name: 'Upload Files' }).waitFor();
+
+      // The file input is a real, labelled input (the drop zone is its label).
+      await page.getByLabel('Drag files here or click to browse').setInputFiles(FIXTURE);
+
+      const row = page.getByRole('row').filter({ hasText: 'wos-savedrecs-small.xls' });
+      await row.waitFor();
+      await row.getByText('PROCESSED', { exact: true }).waitFor({ timeout: INGEST_TIMEOUT_MS });
+      await page
+        .getByText('Upload complete! All files processed successfully.')
+        .waitFor({ timeout: INGEST_TIMEOUT_MS });
+      await page.getByText('1 of 1 files processed').waitFor();
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it('lists the file on /files', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
+    await page.waitForURL(`${sift.url}/files`);
+    // The upload itself, plus the AUTHOR file derived from it (same name) when it has author rows.
+    const rows = page.getByRole('row').filter({ hasText: 'wos-savedrecs-small.xls' });
+    const general = rows.filter({ hasText: 'GENERAL' });
+    await general.getByText('PROCESSED', { exact: true }).waitFor();
+    const count = await rows.count();
+    expect(count).toBeGreaterThanOrEqual(1);
+    await page.getByRole('heading', { name: `All Files (${count} total)` }).waitFor();
+  });
+
+  it('searches a column on /search and finds the row', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+    await page.waitForURL(`${sift.url}/search`);
+
+    // The initial search (no criteria) shows every record of the fixture.
+    await page.getByText('Showing 18 results').waitFor();
+
+    await page.getByLabel('Article Title', { exact: true }).fill('snakes');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    await page.getByText('Showing 1 result', { exact: true }).waitFor();
+    await page.getByText('Page 1 of 1').waitFor();
+    const rows = page.getByRole('table').getByRole('row');
+    const match = rows.filter({
+      hasText: 'Sound garden: How snakes respond to airborne and groundborne sounds',
+    });
+    await match.waitFor();
+    await expect(match.getByRole('cell').first().innerText()).resolves.toBe('wos-savedrecs-small.xls');
+    await expect(rows.count()).resolves.toBe(2); // header + the one match
+  });
+
+  it('exports the results as CSV', async () => {
+    await page.getByRole('button', { name: 'Export Results' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export Results' });
+    await dialog.getByLabel('CSV').check();
+    await dialog.getByLabel('Filename (optional)').fill('snakes');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('snakes.csv');
+    const file = await download.path();
+    expect(file).toBeTruthy();
+    await page.getByText('Export completed successfully! Your file is being downloaded.').waitFor();
+  });
+
+  it('signs out', async () => {
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    // The provider may ask to confirm the sign-out (oidc-provider's end-session page).
+    const confirm = page.getByRole('button', { name: /yes|sign.?out|log.?out/i });
+    await Promise.race([
+      page.waitForURL(`${sift.url}/login`, { timeout: 15_000 }),
+      confirm.first().click({ timeout: 15_000 }),
+    ]).catch(() => {});
+    await page.waitForURL(`${sift.url}/login`);
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(await persistedAuth()).toEqual({ token: null, permissions: [] });
+  });
+
+  it('threw no uncaught errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router-dom';
+import { AuthProvider } from './auth/AuthProvider';
+import { RequireAuth } from './auth/guards';
+import { MainLayout } from './components/MainLayout/MainLayout';
+import { ProfileGate } from './components/ProfileGate/ProfileGate';
+import { AuthorsPage } from './pages/Authors.page';
+import { FilesPage } from './pages/Files.page';
+import { LoginPage } from './pages/Login.page';
+import { SearchPage } from './pages/Search.page';
+import { UploadPage } from './pages/Upload.page';
+
+/**
+ * Routes (spec section 2). Everything sits under the auth provider, which handles the sign-in
+ * callback before any route decides. `/` and unknown paths go to /files; admin routes
+ * (`/admin`, `/admin/system`) will be added under the main area wrapped in `RequirePermission`.
+ */
+const router = createBrowserRouter([
+  {
+    element: (
+      <AuthProvider>
+        <Outlet />
+      </AuthProvider>
+    ),
+    children: [
+      { path: '/login', element: <LoginPage /> },
+      {
+        element: (
+          <RequireAuth>
+            <ProfileGate>
+              <MainLayout />
+            </ProfileGate>
+          </RequireAuth>
+        ),
+        children: [
+          { path: '/', element: <Navigate to="/files" replace /> },
+          { path: '/files', element: <FilesPage /> },
+          { path: '/search', element: <SearchPage /> },
+          { path: '/authors', element: <AuthorsPage /> },
+          { path: '/upload', element: <UploadPage /> },
+          { path: '*', element: <Navigate to="/files" replace /> },
+        ],
+      },
+    ],
+  },
+]);
+
+export function Router() {
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,34 @@
+import type { PreprocessedSearchRequest, SearchRequest } from '@sift/api/contracts';
+
+/**
+ * The one query-key factory. Keys are hierarchical so a mutation can invalidate a whole family
+ * (for example every search after a file is deleted) with the family's `all` key.
+ */
+export const queryKeys = {
+  config: ['config'] as const,
+  accounts: {
+    all: ['accounts'] as const,
+    me: () => [...queryKeys.accounts.all, 'me'] as const,
+  },
+  files: {
+    all: ['files'] as const,
+    list: () => [...queryKeys.files.all, 'list'] as const,
+    detail: (id: string) => [...queryKeys.files.all, 'detail', id] as const,
+  },
+  search: {
+    all: ['search'] as const,
+    general: (request: SearchRequest) => [...queryKeys.search.all, 'general', request] as const,
+    authors: (request: PreprocessedSearchRequest) => [...queryKeys.search.all, 'authors', request] as const,
+  },
+  exports: {
+    all: ['exports'] as const,
+  },
+} as const;
+
+/** Mutation keys, so any component can tell whether one is running (`useIsMutating`). */
+export const mutationKeys = {
+  upload: ['upload'] as const,
+  onboard: ['onboard'] as const,
+  deleteFile: ['deleteFile'] as const,
+  export: ['export'] as const,
+} as const;

@@ -1,0 +1,93 @@
+/**
+ * Client-side checks of files chosen for upload (spec section 5). The server checks again (size,
+ * extension against content); these only spare a pointless upload.
+ */
+
+export const MB = 1024 * 1024;
+/** Files chosen with the file picker. */
+export const SELECTION_MAX_BYTES = 100 * MB;
+/** Files dropped on the upload screen (spec: "differing reading"). */
+export const DROP_MAX_BYTES = 500 * MB;
+/** Above this an informational large-file toast is shown. */
+export const LARGE_FILE_BYTES = 50 * MB;
+
+export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
+/** The `accept` attribute of the file input. */
+export const ACCEPT_ATTRIBUTE = ACCEPTED_EXTENSIONS.join(',');
+
+const SPREADSHEET_MEDIA_TYPES = new Set([
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-excel',
+  'text/csv',
+  'application/csv',
+]);
+
+/** The parts of a browser File the checks read (so tests need no DOM). */
+export interface FileLike {
+  name: string;
+  size: number;
+  type: string;
+}
+
+export function hasAcceptedExtension(name: string): boolean {
+  const lower = name.toLowerCase();
+  return ACCEPTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+export interface ValidationResult<F extends FileLike> {
+  accepted: F[];
+  /** Messages to show, in order; empty when everything was accepted. */
+  errors: string[];
+  /** Accepted files over the large-file threshold (informational). */
+  large: F[];
+}
+
+/**
+ * Files chosen with the picker: an Excel or CSV media type or an accepted extension, at most
+ * 100 MB each.
+ */
+export function validateSelectedFiles<F extends FileLike>(files: readonly F[]): ValidationResult<F> {
+  if (files.length === 0) return { accepted: [], errors: ['No files selected for upload'], large: [] };
+  const accepted: F[] = [];
+  const invalid: F[] = [];
+  for (const file of files) {
+    const typeOk = SPREADSHEET_MEDIA_TYPES.has(file.type.toLowerCase()) || hasAcceptedExtension(file.name);
+    if (typeOk && file.size <= SELECTION_MAX_BYTES) accepted.push(file);
+    else invalid.push(file);
+  }
+  const errors: string[] = [];
+  if (invalid.length > 0)
+    errors.push(`Invalid files (${invalid.length}): ${invalid.map((f) => f.name).join(', ')}`);
+  if (accepted.length === 0) {
+    errors.push('No valid files selected. Please choose Excel (.xlsx, .xls) or CSV files under 100MB.');
+  }
+  return { accepted, errors, large: accepted.filter((file) => file.size > LARGE_FILE_BYTES) };
+}
+
+/**
+ * Files dropped on the upload screen: CSV media type or an accepted extension (case-insensitive),
+ * at most 500 MB each; one message per rejected file.
+ */
+export function validateDroppedFiles<F extends FileLike>(files: readonly F[]): ValidationResult<F> {
+  if (files.length === 0) return { accepted: [], errors: ['No files selected for upload'], large: [] };
+  const accepted: F[] = [];
+  const errors: string[] = [];
+  for (const file of files) {
+    if (!(file.type.toLowerCase() === 'text/csv' || hasAcceptedExtension(file.name))) {
+      errors.push(`Invalid file type: ${file.name}. Please upload Excel (.xlsx, .xls) or CSV files.`);
+    } else if (file.size > DROP_MAX_BYTES) {
+      errors.push(`File too large: ${file.name}. Maximum size is 500MB.`);
+    } else {
+      accepted.push(file);
+    }
+  }
+  return { accepted, errors, large: accepted.filter((file) => file.size > LARGE_FILE_BYTES) };
+}
+
+/** `12.3 MB`, `840 KB`, `512 B`. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  if (bytes >= MB) return `${(bytes / MB).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}

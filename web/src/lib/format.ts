@@ -1,0 +1,21 @@
+/** A date and time in the reader's locale, or 'Unknown date' when missing or unreadable. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return 'Unknown date';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return 'Unknown date';
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** `1,234` in the reader's locale; blank for a missing number. */
+export function formatCount(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString() : '';
+}
+
+/** Up to two initials of a full name; 'U' when there is no name. */
+export function initials(firstName: string | null | undefined, lastName: string | null | undefined): string {
+  const letters = [firstName, lastName]
+    .map((part) => (part ?? '').trim().charAt(0).toUpperCase())
+    .filter(Boolean)
+    .join('');
+  return letters || 'U';
+}

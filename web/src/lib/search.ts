@@ -1,0 +1,53 @@
+import type { FileRecord, FileType, ResultRow } from '@sift/api/contracts';
+
+/** Spec section 9: search page size. */
+export const SEARCH_PAGE_SIZE = 20;
+
+/** Searchable files of a type: PROCESSED only (a half-loaded file is never searched). */
+export function searchableFiles(files: readonly FileRecord[] | undefined, fileType: FileType): FileRecord[] {
+  return (files ?? []).filter((file) => file.fileType === fileType && file.status === 'PROCESSED');
+}
+
+/** The union of the files' column names in first-seen order; names are trimmed, empty ones ignored. */
+export function unionColumns(files: readonly Pick<FileRecord, 'columnNames'>[]): string[] {
+  const seen = new Set<string>();
+  const columns: string[] = [];
+  for (const file of files) {
+    for (const raw of file.columnNames ?? []) {
+      const name = raw.trim();
+      if (name && !seen.has(name)) {
+        seen.add(name);
+        columns.push(name);
+      }
+    }
+  }
+  return columns;
+}
+
+/** Search criteria from the form values: trimmed text, empty entries removed (spec section 5). */
+export function buildCriteria(values: Readonly<Record<string, string>>): Record<string, string> {
+  const criteria: Record<string, string> = {};
+  for (const [column, text] of Object.entries(values)) {
+    const name = column.trim();
+    const term = (text ?? '').trim();
+    if (name && term) criteria[name] = term;
+  }
+  return criteria;
+}
+
+/**
+ * Spec section 2: 'Showing N results' when everything fits on one page, otherwise
+ * 'Showing a to b of total results'. `page` is zero-based.
+ */
+export function resultsSummary(page: number, size: number, total: number): string {
+  if (total <= size) return `Showing ${total} ${total === 1 ? 'result' : 'results'}`;
+  const from = page * size + 1;
+  const to = Math.min(total, (page + 1) * size);
+  return `Showing ${from} to ${to} of ${total} results`;
+}
+
+/** The text of a result cell; missing values are blank. */
+export function cellText(row: ResultRow, column: string): string {
+  const value = row[column];
+  return value === undefined || value === null ? '' : String(value);
+}
