@@ -11,8 +11,8 @@ export default defineConfig({
     include: ['{clickhouse,ingest-worker,api,web,test}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     pool: 'forks',
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

@@ -132,6 +132,26 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
     },
     features: {
       devInteractions: { enabled: false },
+      // Sift's own pages for sign-out (the defaults load web fonts, which fail offline).
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = page(
+            'Sign out of Sift',
+            `<h1>Sign out of Sift?</h1>${form}
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: (ctx) => {
+          ctx.type = 'html';
+          ctx.body = page(
+            'Signed out',
+            `<h1>You are signed out</h1><p><a href="${escapeHtml(options.appOrigin)}">Back to Sift</a></p>`,
+          );
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => DEFAULT_RESOURCE,
