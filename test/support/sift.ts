@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { startSift, type RunningSift } from '@sift/api';
 import type { FileRecord } from '@sift/api/contracts';
 import { signIn } from './oidc.ts';
 
 /** One chDB data directory per test process (chDB allows one per process); databases isolate tests. */
 const processDataDir = mkdtempSync(path.join(tmpdir(), 'sift-test-'));
+// Registered on import, so it runs after the test file's own afterAll hooks (which close Sift).
+afterAll(() => rmSync(processDataDir, { recursive: true, force: true }));
 
 /** Starts an isolated Sift: its own ClickHouse database and queue prefix, a random port, no web app. */
 export function startTestSift(): Promise<RunningSift> {

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cellText, trimRow } from './cells.ts';
 import { detectDelimiter } from './csv.ts';
 import { InvalidFileError, readSpreadsheet, uniqueHeaders } from './index.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function rowsOf(name: string, bytes: Uint8Array | string) {
   const file = path.join(dir, name);
   writeFileSync(file, bytes);
