@@ -110,7 +110,7 @@ it('fails an empty CSV alone with "File is empty" and rejects other extensions a
   const form = new FormData();
   form.append('files', new Blob(['x']), 'notes.txt');
   const res = await user.fetch('/file/upload-multiple', { method: 'POST', body: form });
-  expect(res.status).toBe(400);
+  expect(res.status).toBe(415);
   expect(await res.json()).toEqual({
     error: 'Invalid file type: notes.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
     code: 'INVALID_FILE_TYPE',

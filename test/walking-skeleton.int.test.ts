@@ -93,9 +93,10 @@ describe('upload → ingest → search → export', () => {
       { name: 'broken.xlsx', bytes: new TextEncoder().encode('this is not a spreadsheet at all') },
       { name: SMALL_XLS, bytes: readFileSync(FIXTURES + SMALL_XLS) },
     ]);
+    // The corrupt file is refused at once (its content is not a workbook); the others go on.
     expect(uploaded.map((f) => [f.originalFilename, f.status, f.fileType])).toEqual([
       [EMAILS_XLS, 'PROCESSING', 'GENERAL'],
-      ['broken.xlsx', 'PROCESSING', 'GENERAL'],
+      ['broken.xlsx', 'FAILED', 'GENERAL'],
       [SMALL_XLS, 'PROCESSING', 'GENERAL'],
     ]);
     const [a, broken, b] = await Promise.all(uploaded.map((f) => admin.waitForIngest(f.id)));

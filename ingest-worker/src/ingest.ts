@@ -185,7 +185,7 @@ export async function ingestFile(
     await Promise.all([general.settle(), authors.settle()]);
     throw e;
   }
-  if (!general.sheetNames.length) throw new InvalidFileError('File is empty');
+  if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
 
   await progress(3, 0);
   // Deleted while we worked: leave nothing behind.

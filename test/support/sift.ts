@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { startSift, type RunningSift } from '@sift/api';
+import { startSift, type Config, type RunningSift } from '@sift/api';
 import type { FileRecord } from '@sift/api/contracts';
 import { signIn } from './oidc.ts';
 
@@ -13,7 +13,7 @@ const processDataDir = mkdtempSync(path.join(tmpdir(), 'sift-test-'));
 afterAll(() => rmSync(processDataDir, { recursive: true, force: true }));
 
 /** Starts an isolated Sift: its own ClickHouse database and queue prefix, a random port, no web app. */
-export function startTestSift(): Promise<RunningSift> {
+export function startTestSift(overrides: Partial<Config> = {}): Promise<RunningSift> {
   const id = randomUUID().replaceAll('-', '');
   return startSift({
     port: 0,
@@ -23,6 +23,7 @@ export function startTestSift(): Promise<RunningSift> {
     webDir: undefined,
     publicUrl: undefined,
     oidcIssuer: undefined,
+    ...overrides,
   });
 }
 

@@ -10,7 +10,7 @@ import type { FilesService, StoredUpload } from './files.service.ts';
 
 export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'];
 /** Most files one multipart request may carry. */
-export const MAX_FILES_PER_REQUEST = 100;
+export const MAX_FILES_PER_REQUEST = 25;
 
 /** Multer keeps the name as latin1 unless told; browsers send UTF-8 file names. */
 function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options {
@@ -28,9 +28,10 @@ function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options 
       if (ACCEPTED_EXTENSIONS.includes(path.extname(file.originalname).toLowerCase())) cb(null, true);
       else
         cb(
-          new BadRequestError(
-            `Invalid file type: ${file.originalname}. Please upload Excel (.xlsx, .xls) or CSV files.`,
+          new HttpError(
+            415,
             'INVALID_FILE_TYPE',
+            `Invalid file type: ${file.originalname}. Please upload Excel (.xlsx, .xls) or CSV files.`,
           ),
         );
     },
@@ -44,6 +45,14 @@ function withLimits(handler: RequestHandler, maxUploadBytes: number): RequestHan
       if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
         const mb = Math.round(maxUploadBytes / (1024 * 1024));
         next(new HttpError(413, 'FILE_TOO_LARGE', `File too large. Maximum size is ${mb}MB.`));
+      } else if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_COUNT') {
+        next(
+          new HttpError(
+            413,
+            'TOO_MANY_FILES',
+            `Too many files in one upload: at most ${MAX_FILES_PER_REQUEST} files per request. Please upload the rest separately.`,
+          ),
+        );
       } else next(err);
     });
 }
@@ -59,7 +68,7 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
 
   router.post('/upload', withLimits(upload.single('file'), maxUploadBytes), async (req, res) => {
     if (!req.file) throw new BadRequestError('No files selected for upload', 'NO_FILE');
-    const [file] = await files.accept(accountOf(res).id, stored([req.file]));
+    const [file] = await files.accept(accountOf(res).id, stored([req.file]), true);
     res.status(201).json({ file: file! } satisfies UploadResponse);
   });
 

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRow, Storage } from '@sift/clickhouse';
-import { authorFileId, removeFileData, type IngestFilePayload } from '@sift/ingest-worker';
+import {
+  authorFileId,
+  InvalidFileError,
+  removeFileData,
+  validateSpreadsheet,
+  type IngestFilePayload,
+} from '@sift/ingest-worker';
 import type { FileRecord } from '../contracts.ts';
-import { NotFoundError } from '../errors.ts';
+import { HttpError, NotFoundError } from '../errors.ts';
 
 /** A stored upload as multer leaves it on disk. */
 export interface StoredUpload {
@@ -24,18 +30,31 @@ export class FilesService {
     private readonly enqueue: EnqueueIngest,
   ) {}
 
-  /** Records each stored upload as a PROCESSING GENERAL file and enqueues its ingest. */
-  async accept(ownerId: string, uploads: StoredUpload[]): Promise<FileRecord[]> {
+  /**
+   * Validates each stored upload (content against extension, zip and XML safety) and records it:
+   * a valid one as a PROCESSING GENERAL file with its ingest enqueued; an invalid one, with
+   * `strict`, refuses the whole request (415 for a type or content mismatch, 422 for an unsafe or
+   * corrupt file), otherwise it is recorded as FAILED with the reason so the others go on alone.
+   * Refused or failed originals are not kept.
+   */
+  async accept(ownerId: string, uploads: StoredUpload[], strict = false): Promise<FileRecord[]> {
+    const problems = await Promise.all(uploads.map((u) => this.#problem(u)));
+    const refused = problems.find((p) => p !== null);
+    if (strict && refused) {
+      await Promise.all(uploads.map((u) => this.#discard(u)));
+      throw new HttpError(refused.kind === 'unsupported' ? 415 : 422, 'INVALID_FILE', refused.message);
+    }
     const records: FileRecord[] = [];
-    for (const upload of uploads) {
+    for (const [i, upload] of uploads.entries()) {
+      const problem = problems[i] ?? null;
       const row: FileRow = {
         id: randomUUID(),
         ownerId,
         originalFilename: upload.originalFilename,
         filename: upload.storedName,
         fileType: 'GENERAL',
-        status: 'PROCESSING',
-        errorMessage: '',
+        status: problem ? 'FAILED' : 'PROCESSING',
+        errorMessage: problem?.message ?? '',
         totalRows: 0,
         totalColumns: 0,
         columnNames: [],
@@ -46,15 +65,34 @@ export class FilesService {
         uploadDate: new Date().toISOString(),
       };
       await this.storage.files.save(row);
+      records.push(toFileRecord(row));
+      if (problem) {
+        await this.#discard(upload);
+        continue;
+      }
       await this.enqueue({
         fileId: row.id,
         ownerId,
         storedName: upload.storedName,
         originalFilename: upload.originalFilename,
       });
-      records.push(toFileRecord(row));
     }
     return records;
+  }
+
+  /** Why the upload cannot be ingested, or null (an empty file goes on and fails at ingest). */
+  async #problem(upload: StoredUpload): Promise<InvalidFileError | null> {
+    try {
+      await validateSpreadsheet(path.join(this.blobDir, upload.storedName), upload.originalFilename);
+      return null;
+    } catch (e) {
+      if (e instanceof InvalidFileError) return e.kind === 'empty' ? null : e;
+      throw e;
+    }
+  }
+
+  async #discard(upload: StoredUpload): Promise<void> {
+    await unlink(path.join(this.blobDir, upload.storedName)).catch(() => undefined);
   }
 
   /** The owner's files, newest first. */

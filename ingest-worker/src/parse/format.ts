@@ -28,7 +28,7 @@ export async function detectFormat(filePath: string, originalName: string): Prom
   } finally {
     await fh.close();
   }
-  if (size === 0) throw new InvalidFileError('File is empty');
+  if (size === 0) throw new InvalidFileError('File is empty', 'empty');
   const isZip = startsWith(head, ZIP);
   const isOle = startsWith(head, OLE);
   switch (ext) {
@@ -37,18 +37,21 @@ export async function detectFormat(filePath: string, originalName: string): Prom
       if (isOle) return 'xls';
       throw new InvalidFileError(
         `"${originalName}" is not an Excel workbook: its content is not in the .xlsx format. Open it in Excel and save it again as .xlsx.`,
+        'unsupported',
       );
     case '.xls':
       if (isOle) return 'xls';
       if (isZip) return 'xlsx';
       throw new InvalidFileError(
         `"${originalName}" is not an Excel workbook: its content is not in the .xls format. Open it in Excel and save it again as .xlsx.`,
+        'unsupported',
       );
     case '.csv': {
       const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
       if (isZip || isOle || (!utf16 && head.includes(0))) {
         throw new InvalidFileError(
           `"${originalName}" is not a CSV text file. If it is an Excel workbook, upload it with its .xlsx or .xls name.`,
+          'unsupported',
         );
       }
       return 'csv';
@@ -56,6 +59,7 @@ export async function detectFormat(filePath: string, originalName: string): Prom
     default:
       throw new InvalidFileError(
         `"${originalName}" is not a supported file type. Please upload Excel (.xlsx, .xls) or CSV files.`,
+        'unsupported',
       );
   }
 }

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { readCsv } from './csv.ts';
 import { InvalidFileError } from './errors.ts';
-import { detectFormat, type SpreadsheetFormat } from './format.ts';
+import type { SpreadsheetFormat } from './format.ts';
+import { validateSpreadsheet } from './validate.ts';
 import { readXls } from './xls.ts';
 import { readXlsx } from './xlsx.ts';
 
-export { InvalidFileError } from './errors.ts';
+export { InvalidFileError, type InvalidFileKind } from './errors.ts';
+export { validateSpreadsheet } from './validate.ts';
+export { scanXlsx, ZIP_LIMITS } from './zip-scan.ts';
 export { detectFormat, type SpreadsheetFormat } from './format.ts';
 export { uniqueHeaders, RESERVED_HEADERS } from './headers.ts';
 export { cellText, trimRow } from './cells.ts';
@@ -27,7 +30,7 @@ export async function* readSpreadsheet(
   filePath: string,
   originalName: string,
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
-  const format = await detectFormat(filePath, originalName);
+  const format = await validateSpreadsheet(filePath, originalName);
   const source =
     format === 'csv'
       ? readCsv(filePath, path.parse(originalName).name || 'Sheet1')

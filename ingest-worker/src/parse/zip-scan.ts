@@ -1,0 +1,118 @@
+import type { Readable } from 'node:stream';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { InvalidFileError } from './errors.ts';
+
+/** Limits an xlsx (a zip of XML parts) must respect before Sift parses it. */
+export const ZIP_LIMITS = {
+  /** Parts in the zip; a real workbook has tens, or a few thousand with many sheets and images. */
+  maxEntries: 10_000,
+  /** Total uncompressed size of all parts, in bytes (a 500 MB upload of dense XML stays well under). */
+  maxUncompressedBytes: 8 * 1024 ** 3,
+  /** Uncompressed ÷ compressed over the whole archive; spreadsheet XML compresses ~5–30×, zip bombs 1000×+. */
+  maxRatio: 200,
+  /** Bytes of each XML part read looking for a DOCTYPE (it must come before the root element). */
+  prologBytes: 64 * 1024,
+};
+
+function openZip(filePath: string): Promise<ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(filePath, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) =>
+      err ? reject(err) : resolve(zip),
+    ),
+  );
+}
+
+function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
+  );
+}
+
+/** The first `limit` decompressed bytes of an entry, as latin1 text (enough to spot markup). */
+async function prolog(zip: ZipFile, entry: Entry, limit: number): Promise<string> {
+  const stream = await openEntry(zip, entry);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('latin1');
+}
+
+/**
+ * Checks an xlsx before parsing, from its central directory and the start of each XML part: entry
+ * count, total uncompressed size and compression ratio (zip bombs), and no `<!DOCTYPE` in any XML
+ * part (entity expansion and external entities). Throws InvalidFileError (`unsafe` or `unreadable`).
+ */
+export async function scanXlsx(filePath: string, originalName: string): Promise<void> {
+  let zip: ZipFile;
+  try {
+    zip = await openZip(filePath);
+  } catch (e) {
+    throw new InvalidFileError(
+      `"${originalName}" could not be read as an Excel workbook: ${(e as Error).message}. Check that it opens in Excel, save it again and re-upload it.`,
+      'unreadable',
+    );
+  }
+  try {
+    if (zip.entryCount > ZIP_LIMITS.maxEntries) {
+      throw new InvalidFileError(
+        `"${originalName}" was refused: it has ${zip.entryCount} parts, more than the ${ZIP_LIMITS.maxEntries} a workbook may have.`,
+        'unsafe',
+      );
+    }
+    let compressed = 0;
+    let uncompressed = 0;
+    const xmlParts: Entry[] = [];
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: Entry) => {
+        compressed += entry.compressedSize;
+        uncompressed += entry.uncompressedSize;
+        if (/\.(xml|rels|vml)$/i.test(entry.fileName)) xmlParts.push(entry);
+        zip.readEntry();
+      });
+      zip.on('end', resolve);
+      zip.on('error', reject);
+      zip.readEntry();
+    }).catch((e: unknown) => {
+      throw new InvalidFileError(
+        `"${originalName}" could not be read as an Excel workbook: ${(e as Error).message}. Save it again in Excel and re-upload it.`,
+        'unreadable',
+      );
+    });
+    if (
+      uncompressed > ZIP_LIMITS.maxUncompressedBytes ||
+      uncompressed > ZIP_LIMITS.maxRatio * Math.max(compressed, 1)
+    ) {
+      throw new InvalidFileError(
+        `"${originalName}" was refused: it would expand to ${Math.round(uncompressed / 1024 ** 2)} MB, too much for its size (a possible zip bomb).`,
+        'unsafe',
+      );
+    }
+    for (const entry of xmlParts) {
+      let head: string;
+      try {
+        head = await prolog(zip, entry, ZIP_LIMITS.prologBytes);
+      } catch (e) {
+        throw new InvalidFileError(
+          `"${originalName}" could not be read as an Excel workbook: ${(e as Error).message}. Save it again in Excel and re-upload it.`,
+          'unreadable',
+        );
+      }
+      if (/<!DOCTYPE/i.test(head)) {
+        throw new InvalidFileError(
+          `"${originalName}" was refused: its part ${entry.fileName} contains a DOCTYPE declaration, which spreadsheets do not need and Sift does not accept for safety.`,
+          'unsafe',
+        );
+      }
+    }
+  } finally {
+    zip.close();
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Upload safety: every refusal has the right status and a message a person can act on, nothing of a
+ * refused file is kept, and the other files of the same request go on alone.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import type { FileRecord, UploadResponse } from '@sift/api/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
+let sift: RunningSift;
+let user: ApiClient;
+let blobDir: string;
+
+beforeAll(async () => {
+  sift = await startTestSift({ maxUploadBytes: MAX_UPLOAD_BYTES });
+  blobDir = path.join(sift.config.dataDir, 'blobs');
+  user = await ApiClient.signIn(sift, 'admin@example.com', 'Safe Uploader');
+  await user.json('/accounts/onboard', { firstName: 'Safe', lastName: 'Uploader' });
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+async function uploadOne(name: string, bytes: Uint8Array): Promise<Response> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  return user.fetch('/file/upload', { method: 'POST', body: form });
+}
+
+async function workbookZip(): Promise<JSZip> {
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('Sheet1').addRow(['Name']).commit();
+  return JSZip.loadAsync(await wb.xlsx.writeBuffer());
+}
+
+const bytes = async (zip: JSZip) =>
+  zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+
+function blobCount(): number {
+  return readdirSync(blobDir).length;
+}
+
+describe('refused uploads', () => {
+  it('refuses a file over the size limit with 413', async () => {
+    const res = await uploadOne('big.csv', new Uint8Array(MAX_UPLOAD_BYTES + 1).fill(0x61));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      error: 'File too large. Maximum size is 4MB.',
+      code: 'FILE_TOO_LARGE',
+    });
+  });
+
+  it('refuses content that does not match the extension with 415 and keeps nothing', async () => {
+    const before = blobCount();
+    const res = await uploadOne('report.xlsx', new TextEncoder().encode('Name,Email\nA,a@x.org\n'));
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      '"report.xlsx" is not an Excel workbook: its content is not in the .xlsx format. Open it in Excel and save it again as .xlsx.',
+    );
+    expect(blobCount()).toBe(before);
+    expect(await user.json<FileRecord[]>('/file/files')).toEqual([]);
+  });
+
+  it('refuses a zip bomb with 422 before parsing it', async () => {
+    const zip = await workbookZip();
+    zip.file('xl/media/padding.bin', new Uint8Array(64 * 1024 * 1024)); // 64 MB of zeros, ~64 KB deflated
+    const res = await uploadOne('bomb.xlsx', await bytes(zip));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^"bomb\.xlsx" was refused: it would expand to 64 MB, too much for its size \(a possible zip bomb\)\.$/,
+    );
+  });
+
+  it('refuses a workbook with too many parts with 422', async () => {
+    const zip = await workbookZip();
+    for (let i = 0; i < 10_001; i++) zip.file(`xl/extra/p${i}.txt`, '');
+    const res = await uploadOne('parts.xlsx', await bytes(zip));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: string }).error).toMatch(/has 100\d\d parts, more than the 10000/);
+  });
+
+  it('refuses XML with a DOCTYPE with 422', async () => {
+    const zip = await workbookZip();
+    const xml = await zip.file('xl/workbook.xml')!.async('string');
+    zip.file(
+      'xl/workbook.xml',
+      xml.replace('?>', '?><!DOCTYPE workbook [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>'),
+    );
+    const res = await uploadOne('entities.xlsx', await bytes(zip));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      '"entities.xlsx" was refused: its part xl/workbook.xml contains a DOCTYPE declaration, which spreadsheets do not need and Sift does not accept for safety.',
+    );
+  });
+
+  it('refuses more than 25 files in one request with a clear message', async () => {
+    const form = new FormData();
+    for (let i = 0; i < 26; i++) form.append('files', new Blob(['A\n1\n']), `f${i}.csv`);
+    const res = await user.fetch('/file/upload-multiple', { method: 'POST', body: form });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      'Too many files in one upload: at most 25 files per request. Please upload the rest separately.',
+    );
+  });
+});
+
+describe('accepted uploads', () => {
+  it('stores a file under a generated name whatever path its name carries', async () => {
+    const res = await uploadOne('../../../../tmp/evil.csv', new TextEncoder().encode('Name\nMallory\n'));
+    expect(res.status).toBe(201);
+    const { file } = (await res.json()) as UploadResponse;
+    expect(file.filename).toMatch(/^[0-9a-f-]{36}\.csv$/);
+    expect(existsSync(path.join(blobDir, file.filename))).toBe(true);
+    expect(file.originalFilename).not.toContain('/');
+    expect((await user.waitForIngest(file.id)).status).toBe('PROCESSED');
+  });
+
+  it('fails an unsafe file alone in a batch; the others complete', async () => {
+    const zip = await workbookZip();
+    zip.file('xl/media/padding.bin', new Uint8Array(32 * 1024 * 1024));
+    const uploaded = await user.upload([
+      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
+      { name: 'bomb.xlsx', bytes: await bytes(zip) },
+    ]);
+    expect(uploaded.map((f) => f.status)).toEqual(['PROCESSING', 'FAILED']);
+    expect(uploaded[1]!.errorMessage).toMatch(/possible zip bomb/);
+    expect((await user.waitForIngest(uploaded[0]!.id)).status).toBe('PROCESSED');
+    expect(existsSync(path.join(blobDir, uploaded[1]!.filename))).toBe(false);
+  });
+});
