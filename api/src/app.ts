@@ -11,6 +11,9 @@ import type { PublicConfig } from './contracts.ts';
 import { errorHandler, NotFoundError } from './errors.ts';
 import { FilesService, type EnqueueIngest } from './files/files.service.ts';
 import { filesRoutes } from './files/files.routes.ts';
+import { trackingRoutes } from './files/tracking.routes.ts';
+import { uploadsRoutes } from './files/uploads.routes.ts';
+import type { UploadTracker } from '@sift/ingest-worker';
 import { ExportService } from './search/export.service.ts';
 import { SearchService } from './search/search.service.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -23,6 +26,8 @@ export interface AppDeps {
   issuer: string;
   storage: Storage;
   enqueue: EnqueueIngest;
+  /** Upload tracking in Redis (shared with the ingest worker). */
+  tracker: UploadTracker;
   /** The dev identity provider's router, mounted at /idp, when no external issuer is configured. */
   devIdp?: Router | undefined;
   log: (message: string, detail?: unknown) => void;
@@ -38,7 +43,7 @@ export function createApp(deps: AppDeps): Express {
     permissionsClaim: config.permissionsClaim,
   });
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
-  const files = new FilesService(storage, blobDir, deps.enqueue);
+  const files = new FilesService(storage, blobDir, deps.enqueue, deps.tracker);
   const search = new SearchService(storage, deps.log);
   const exports = new ExportService(storage, search);
 
@@ -67,11 +72,16 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(authenticate(verifier, accounts));
   api.use('/accounts', accountsRoutes(accounts));
-  const data = express.Router();
-  data.use(requireActiveOnboarded);
-  data.use(filesRoutes(files, blobDir, config.maxUploadBytes));
-  data.use(searchRoutes(search, exports));
-  api.use('/file', data);
+  const fileRoutes = express.Router();
+  fileRoutes.use(filesRoutes(files, blobDir, config.maxUploadBytes));
+  fileRoutes.use(searchRoutes(search, exports));
+  api.use('/file', requireActiveOnboarded, fileRoutes);
+  api.use(
+    '/parallel',
+    requireActiveOnboarded,
+    uploadsRoutes(files, deps.tracker, blobDir, config.maxUploadBytes),
+  );
+  api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(deps.tracker));
   api.use(() => {
     throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
   });

@@ -9,6 +9,7 @@ import {
   INGEST_JOB_OPTIONS,
   INGEST_QUEUE,
   startIngestWorker,
+  UploadTracker,
   type IngestFilePayload,
 } from '@sift/ingest-worker';
 import { createApp } from './app.ts';
@@ -75,18 +76,26 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     database: config.clickhouseDatabase,
     dataDir: config.dataDir,
   });
-  const producer = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // Producer side (uploads, tracking) fails fast: an upload answers 503 within seconds when Redis
+  // does not answer, instead of hanging; the worker's own connections wait and reconnect.
+  const producer = new Redis(config.redisUrl, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 3000,
+  });
   producer.on('error', (e) => log('Redis error', e.message));
   const queue = new Queue<IngestFilePayload>(INGEST_QUEUE, {
     connection: producer,
     prefix: config.queuePrefix,
   });
+  const tracker = new UploadTracker(producer, config.queuePrefix);
   const worker = config.runWorker
     ? startIngestWorker({
         storage,
         blobDir: path.join(config.dataDir, 'blobs'),
         connection: { url: config.redisUrl },
         prefix: config.queuePrefix,
+        tracker,
         log,
       })
     : null;
@@ -109,6 +118,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     storage,
     devIdp,
     log,
+    tracker,
     enqueue: async (payload) => {
       await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: payload.fileId });
     },

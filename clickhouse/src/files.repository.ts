@@ -73,9 +73,9 @@ export class FilesRepository {
     this.#table = `${ident(database)}.files`;
   }
 
-  /** Writes the whole record (insert or update). */
-  async save(file: FileRow): Promise<void> {
-    await this.#write([file], 0);
+  /** Writes whole records (insert or update). */
+  async save(...files: FileRow[]): Promise<void> {
+    if (files.length) await this.#write(files, 0);
   }
 
   /** Marks the records deleted (their rows are removed by the caller through RowsRepository). */

@@ -3,4 +3,5 @@ export * from './jobs.ts';
 export * from './ingest.ts';
 export * from './worker.ts';
 export * from './authors.ts';
+export * from './tracking.ts';
 export * from './parse/index.ts';

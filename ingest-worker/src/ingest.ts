@@ -3,11 +3,21 @@ import path from 'node:path';
 import type { FileRow, Storage } from '@sift/clickhouse';
 import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './authors.ts';
 import type { IngestFilePayload, IngestProgress } from './jobs.ts';
-import { InvalidFileError, readSpreadsheet, trimRow, uniqueHeaders } from './parse/index.ts';
+import { stat } from 'node:fs/promises';
+import {
+  InvalidFileError,
+  readSpreadsheet,
+  trimRow,
+  uniqueHeaders,
+  validateSpreadsheet,
+  type ReadProgress,
+} from './parse/index.ts';
 
 /** Rows per ClickHouse insert (the architecture measures 10k–100k as the sweet spot). */
 export const INSERT_BATCH_ROWS = 20_000;
 export const INGEST_STAGES = ['Validating file', 'Reading and loading rows', 'Finalizing'] as const;
+/** Least time between two progress reports while rows are loaded, in ms. */
+export const PROGRESS_INTERVAL_MS = 500;
 
 export interface IngestDeps {
   storage: Storage;
@@ -137,6 +147,7 @@ export async function ingestFile(
     });
 
   await progress(1, 0);
+  const format = await validateSpreadsheet(filePath, payload.originalFilename);
   await removeFileData(storage, [file.id, derivedId]);
   const general = new FileLoader(storage, file.id);
   const authors = new FileLoader(storage, derivedId);
@@ -145,8 +156,17 @@ export async function ingestFile(
   let sheet: string | null = null;
   let headerSeen = false;
   let authorSheet = false;
+  const read: ReadProgress = { bytesRead: 0 };
+  const size = Math.max(1, (await stat(filePath)).size);
+  let lastReport = Date.now();
+  let seen = 0;
   try {
-    for await (const row of readSpreadsheet(filePath, payload.originalFilename)) {
+    for await (const row of readSpreadsheet(filePath, payload.originalFilename, read, format)) {
+      // Report by bytes read, at most every PROGRESS_INTERVAL_MS (checked every 256 rows).
+      if ((++seen & 255) === 0 && Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
+        lastReport = Date.now();
+        await progress(2, Math.min(99, Math.floor((read.bytesRead / size) * 100)));
+      }
       if (row.sheet !== sheet) {
         sheet = row.sheet;
         headerSeen = false;
@@ -176,8 +196,8 @@ export async function ingestFile(
           await authors.add(authors.totalRows + 1, authorRow);
         }
       }
-      if (general.totalRows % INSERT_BATCH_ROWS === 0) await progress(2, 50);
     }
+    await progress(2, 100);
     await general.finish();
     await authors.finish();
   } catch (e) {

@@ -15,6 +15,8 @@ export const ingestFilePayloadSchema = z.object({
   storedName: z.string().regex(/^[A-Za-z0-9._-]+$/),
   /** The name the user uploaded, for messages and the CSV sheet name. */
   originalFilename: z.string(),
+  /** The upload session tracking this file's progress, if any. */
+  sessionId: z.string().optional(),
 });
 export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 

@@ -2,6 +2,8 @@ import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bu
 import { failFile, ingestFile, type IngestDeps } from './ingest.ts';
 import { INGEST_JOB_SCHEMAS, INGEST_QUEUE, type IngestJob, type IngestJobName } from './jobs.ts';
 import { InvalidFileError } from './parse/index.ts';
+import type { IngestProgress } from './jobs.ts';
+import type { UploadTracker } from './tracking.ts';
 
 export interface IngestWorkerOptions extends IngestDeps {
   /** Redis connection for the worker (BullMQ sets `maxRetriesPerRequest: null` on its own connections). */
@@ -12,6 +14,13 @@ export interface IngestWorkerOptions extends IngestDeps {
   concurrency?: number;
   /** Where to log failures. */
   log?: (message: string, detail?: unknown) => void;
+  /** Upload tracking to keep current (jobs with a sessionId). */
+  tracker?: UploadTracker;
+}
+
+/** Overall percent from stage n of m and the stage's percent; 100 is kept for "searchable". */
+export function overallPercent(p: IngestProgress): number {
+  return Math.min(99, Math.round(((p.stage - 1 + p.stageProgress / 100) / p.totalStages) * 1000) / 10);
 }
 
 type Handlers = {
@@ -28,8 +37,48 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
   const handlers: Handlers = {
     'ingest-file': async (job) => {
       const payload = INGEST_JOB_SCHEMAS['ingest-file'].parse(job.data);
+      const { sessionId, fileId } = payload;
+      const track = async (patch: Parameters<UploadTracker['updateFile']>[2]) => {
+        if (!sessionId || !options.tracker) return;
+        // Tracking is for display: a Redis hiccup here must not fail the ingest.
+        await options.tracker
+          .updateFile(sessionId, fileId, patch)
+          .catch((e: unknown) => log('Tracking update failed', e));
+      };
       try {
-        const written = await ingestFile(options, payload, (p) => job.updateProgress({ ...p }));
+        const written = await ingestFile(options, payload, async (p) => {
+          await job.updateProgress({ ...p });
+          await track({
+            status: p.stage === 1 ? 'PREPROCESSING' : 'PROCESSING',
+            currentStage: p.stage,
+            totalStages: p.totalStages,
+            stageProgress: p.stageProgress,
+            stageDescription: p.stageDescription,
+            progressPercentage: overallPercent(p),
+          });
+        });
+        // The derived AUTHOR file joins the session before its source completes, so the session
+        // never looks complete without it.
+        const derived = written.filter((f) => f.fileType === 'AUTHOR');
+        if (sessionId && options.tracker && derived.length) {
+          await options.tracker
+            .addFiles(
+              sessionId,
+              derived.map((f) => ({
+                fileId: f.id,
+                fileName: f.originalFilename,
+                fileType: 'AUTHOR',
+                status: 'COMPLETED',
+              })),
+            )
+            .catch((e: unknown) => log('Tracking update failed', e));
+        }
+        await track({
+          status: 'COMPLETED',
+          progressPercentage: 100,
+          stageProgress: 100,
+          stageDescription: 'Ready to search',
+        });
         return { files: written.map((f) => f.id) };
       } catch (e) {
         const unrecoverable = e instanceof InvalidFileError;
@@ -39,6 +88,9 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
             ? e.message
             : 'The file could not be processed because of a server error. Please try uploading it again.';
           await failFile(options.storage, payload, message);
+          await track({ status: 'FAILED', errorMessage: message, stageDescription: 'Failed' });
+        } else {
+          await track({ status: 'PENDING', stageDescription: 'Retrying after an error' });
         }
         if (unrecoverable) throw new UnrecoverableError(e.message);
         throw e;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import multer from 'multer';
 import { accountOf } from '../auth/middleware.ts';
 import type { UploadMultipleResponse, UploadResponse } from '../contracts.ts';
@@ -61,28 +61,38 @@ function stored(files: Express.Multer.File[]): StoredUpload[] {
   return files.map((f) => ({ originalFilename: f.originalname, storedName: f.filename, sizeBytes: f.size }));
 }
 
+/** The multer middlewares for one field or many, with Sift's limits and messages. */
+export function uploadMiddlewares(blobDir: string, maxUploadBytes: number) {
+  const upload = multer(uploadOptions(blobDir, maxUploadBytes));
+  return {
+    single: (field: string) => withLimits(upload.single(field), maxUploadBytes),
+    array: (field: string) => withLimits(upload.array(field, MAX_FILES_PER_REQUEST), maxUploadBytes),
+  };
+}
+
+/** The stored files of a request (single or array field); 400 when there are none. */
+export function requestUploads(req: Request): StoredUpload[] {
+  const list = req.file ? [req.file] : ((req.files as Express.Multer.File[] | undefined) ?? []);
+  if (!list.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
+  return stored(list);
+}
+
 /** `/api/file/*`: uploads and file records. */
 export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes: number): Router {
   const router = Router();
-  const upload = multer(uploadOptions(blobDir, maxUploadBytes));
+  const upload = uploadMiddlewares(blobDir, maxUploadBytes);
 
-  router.post('/upload', withLimits(upload.single('file'), maxUploadBytes), async (req, res) => {
-    if (!req.file) throw new BadRequestError('No files selected for upload', 'NO_FILE');
-    const [file] = await files.accept(accountOf(res).id, stored([req.file]), true);
-    res.status(201).json({ file: file! } satisfies UploadResponse);
+  router.post('/upload', upload.single('file'), async (req, res) => {
+    const {
+      sessionId,
+      files: [file],
+    } = await files.accept(accountOf(res).id, requestUploads(req), { strict: true });
+    res.status(201).json({ file: file!, sessionId } satisfies UploadResponse);
   });
-
-  router.post(
-    '/upload-multiple',
-    withLimits(upload.array('files', MAX_FILES_PER_REQUEST), maxUploadBytes),
-    async (req, res) => {
-      const list = (req.files as Express.Multer.File[] | undefined) ?? [];
-      if (!list.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
-      res.status(201).json({
-        files: await files.accept(accountOf(res).id, stored(list)),
-      } satisfies UploadMultipleResponse);
-    },
-  );
+  router.post('/upload-multiple', upload.array('files'), async (req, res) => {
+    const accepted = await files.accept(accountOf(res).id, requestUploads(req));
+    res.status(201).json(accepted satisfies UploadMultipleResponse);
+  });
 
   router.get('/files', async (_req, res) => {
     res.json(await files.list(accountOf(res).id));

@@ -8,9 +8,11 @@ import {
   removeFileData,
   validateSpreadsheet,
   type IngestFilePayload,
+  type UploadTracker,
 } from '@sift/ingest-worker';
 import type { FileRecord } from '../contracts.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
+import { QueueUnavailableError } from './upload-queue-error.ts';
 
 /** A stored upload as multer leaves it on disk. */
 export interface StoredUpload {
@@ -28,56 +30,89 @@ export class FilesService {
     private readonly storage: Storage,
     private readonly blobDir: string,
     private readonly enqueue: EnqueueIngest,
+    private readonly tracker: UploadTracker,
   ) {}
 
   /**
-   * Validates each stored upload (content against extension, zip and XML safety) and records it:
-   * a valid one as a PROCESSING GENERAL file with its ingest enqueued; an invalid one, with
-   * `strict`, refuses the whole request (415 for a type or content mismatch, 422 for an unsafe or
-   * corrupt file), otherwise it is recorded as FAILED with the reason so the others go on alone.
-   * Refused or failed originals are not kept.
+   * Validates each stored upload (content against extension, zip and XML safety) and records it in
+   * an upload session (`sessionId`, else a new finalized one): a valid file as a PROCESSING GENERAL
+   * file with its ingest enqueued; an invalid one, with `strict`, refuses the whole request (415 for
+   * a type or content mismatch, 422 for an unsafe or corrupt file), otherwise it is recorded as
+   * FAILED with the reason so the others go on alone. Refused or failed originals are not kept.
+   * Redis not answering is QueueUnavailableError (503), with nothing kept.
    */
-  async accept(ownerId: string, uploads: StoredUpload[], strict = false): Promise<FileRecord[]> {
+  async accept(
+    ownerId: string,
+    uploads: StoredUpload[],
+    options: { strict?: boolean; sessionId?: string | undefined } = {},
+  ): Promise<{ sessionId: string; files: FileRecord[] }> {
     const problems = await Promise.all(uploads.map((u) => this.#problem(u)));
     const refused = problems.find((p) => p !== null);
-    if (strict && refused) {
-      await Promise.all(uploads.map((u) => this.#discard(u)));
+    if (options.strict && refused) {
+      await this.#discardAll(uploads);
       throw new HttpError(refused.kind === 'unsupported' ? 415 : 422, 'INVALID_FILE', refused.message);
     }
-    const records: FileRecord[] = [];
-    for (const [i, upload] of uploads.entries()) {
-      const problem = problems[i] ?? null;
-      const row: FileRow = {
-        id: randomUUID(),
-        ownerId,
-        originalFilename: upload.originalFilename,
-        filename: upload.storedName,
-        fileType: 'GENERAL',
-        status: problem ? 'FAILED' : 'PROCESSING',
-        errorMessage: problem?.message ?? '',
-        totalRows: 0,
-        totalColumns: 0,
-        columnNames: [],
-        sheetNames: [],
-        columnMap: {},
-        sizeBytes: upload.sizeBytes,
-        sourceFileId: '',
-        uploadDate: new Date().toISOString(),
-      };
+    const rows: FileRow[] = uploads.map((upload, i) => ({
+      id: randomUUID(),
+      ownerId,
+      originalFilename: upload.originalFilename,
+      filename: upload.storedName,
+      fileType: 'GENERAL',
+      status: problems[i] ? 'FAILED' : 'PROCESSING',
+      errorMessage: problems[i]?.message ?? '',
+      totalRows: 0,
+      totalColumns: 0,
+      columnNames: [],
+      sheetNames: [],
+      columnMap: {},
+      sizeBytes: upload.sizeBytes,
+      sourceFileId: '',
+      uploadDate: new Date().toISOString(),
+    }));
+    let sessionId: string;
+    try {
+      sessionId =
+        options.sessionId ?? (await this.tracker.createSession(ownerId, sessionName(uploads), true)).id;
+      await this.tracker.addFiles(
+        sessionId,
+        rows.map((r) => ({
+          fileId: r.id,
+          fileName: r.originalFilename,
+          status: r.status === 'FAILED' ? 'FAILED' : 'PENDING',
+          errorMessage: r.errorMessage || null,
+        })),
+      );
+    } catch (e) {
+      await this.#discardAll(uploads);
+      if (e instanceof HttpError) throw e;
+      throw new QueueUnavailableError();
+    }
+    for (const [i, row] of rows.entries()) {
       await this.storage.files.save(row);
-      records.push(toFileRecord(row));
-      if (problem) {
-        await this.#discard(upload);
+      if (row.status === 'FAILED') {
+        await this.#discard(uploads[i]!);
         continue;
       }
-      await this.enqueue({
-        fileId: row.id,
-        ownerId,
-        storedName: upload.storedName,
-        originalFilename: upload.originalFilename,
-      });
+      try {
+        await this.enqueue({
+          fileId: row.id,
+          ownerId,
+          storedName: row.filename,
+          originalFilename: row.originalFilename,
+          sessionId,
+        });
+      } catch {
+        // Not queued: these files can never finish, so they fail now and their originals go.
+        const stranded = rows.slice(i).filter((r) => r.status !== 'FAILED');
+        const message = 'The file could not be queued for processing. Please upload it again.';
+        await this.storage.files.save(
+          ...stranded.map((r) => ({ ...r, status: 'FAILED' as const, errorMessage: message })),
+        );
+        await this.#discardAll(uploads.slice(i));
+        throw new QueueUnavailableError();
+      }
     }
-    return records;
+    return { sessionId, files: rows.map(toFileRecord) };
   }
 
   /** Why the upload cannot be ingested, or null (an empty file goes on and fails at ingest). */
@@ -93,6 +128,15 @@ export class FilesService {
 
   async #discard(upload: StoredUpload): Promise<void> {
     await unlink(path.join(this.blobDir, upload.storedName)).catch(() => undefined);
+  }
+
+  async #discardAll(uploads: StoredUpload[]): Promise<void> {
+    await Promise.all(uploads.map((u) => this.#discard(u)));
+  }
+
+  /** Removes stored uploads that will not be recorded (a refused request). */
+  discard(uploads: StoredUpload[]): Promise<void> {
+    return this.#discardAll(uploads);
   }
 
   /** The owner's files, newest first. */
@@ -123,6 +167,15 @@ export class FilesService {
     if (!file) throw new NotFoundError('File not found.', 'FILE_NOT_FOUND');
     return file;
   }
+}
+
+/** A session's name from its files: the file name, or the first name and how many more. */
+function sessionName(uploads: StoredUpload[]): string {
+  const [first] = uploads;
+  if (!first) return 'Upload';
+  return uploads.length === 1
+    ? first.originalFilename
+    : `${first.originalFilename} and ${uploads.length - 1} more`;
 }
 
 /** The public file record (spec section 3). */

@@ -1,8 +1,8 @@
 import { parse } from 'fast-csv';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { ParsedRow } from './index.ts';
+import type { ParsedRow, ReadProgress } from './index.ts';
+import { countingReadStream } from './counting-stream.ts';
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
@@ -71,10 +71,14 @@ function decoder(encoding: Encoding): Transform {
  * Streams a CSV file's records (RFC 4180 quoting; ragged rows kept as they are) as one sheet named
  * `sheetName`. Row numbers count records from 1.
  */
-export async function* readCsv(filePath: string, sheetName: string): AsyncGenerator<ParsedRow> {
+export async function* readCsv(
+  filePath: string,
+  sheetName: string,
+  progress: ReadProgress,
+): AsyncGenerator<ParsedRow> {
   const { encoding, sample } = await sniff(filePath);
   const parser = parse<string[], string[]>({ delimiter: detectDelimiter(sample), ignoreEmpty: false });
-  const source = createReadStream(filePath).pipe(decoder(encoding));
+  const source = countingReadStream(filePath, progress).pipe(decoder(encoding));
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);
   let rowNumber = 0;

@@ -13,6 +13,11 @@ export { detectFormat, type SpreadsheetFormat } from './format.ts';
 export { uniqueHeaders, RESERVED_HEADERS } from './headers.ts';
 export { cellText, trimRow } from './cells.ts';
 
+/** How far reading has got: bytes of the stored file consumed so far (for progress). */
+export interface ReadProgress {
+  bytesRead: number;
+}
+
 /** One row of one sheet, as text cells (index 0 = column A). */
 export interface ParsedRow {
   sheet: string;
@@ -29,14 +34,17 @@ export interface ParsedRow {
 export async function* readSpreadsheet(
   filePath: string,
   originalName: string,
+  progress: ReadProgress = { bytesRead: 0 },
+  /** The format validateSpreadsheet already found (skips validating again). */
+  validated?: SpreadsheetFormat,
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
-  const format = await validateSpreadsheet(filePath, originalName);
+  const format = validated ?? (await validateSpreadsheet(filePath, originalName));
   const source =
     format === 'csv'
-      ? readCsv(filePath, path.parse(originalName).name || 'Sheet1')
+      ? readCsv(filePath, path.parse(originalName).name || 'Sheet1', progress)
       : format === 'xlsx'
-        ? readXlsx(filePath)
-        : readXls(filePath);
+        ? readXlsx(filePath, progress)
+        : readXls(filePath, progress);
   try {
     yield* source;
   } catch (e) {

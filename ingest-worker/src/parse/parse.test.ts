@@ -71,7 +71,7 @@ describe('CSV', () => {
 
 describe('file type checks', () => {
   it('rejects an empty file and content that does not match the extension, with readable messages', async () => {
-    await expect(rowsOf('empty.csv', '')).rejects.toThrow(new InvalidFileError('File is empty'));
+    await expect(rowsOf('empty.csv', '')).rejects.toThrow(new InvalidFileError('File is empty', 'empty'));
     await expect(rowsOf('fake.xlsx', 'a,b\n1,2')).rejects.toThrow(/not an Excel workbook/);
     await expect(rowsOf('fake.csv', Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))).rejects.toThrow(
       /not a CSV text file/,

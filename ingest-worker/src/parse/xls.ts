@@ -1,14 +1,16 @@
 import * as XLSX from '@e965/xlsx';
 import { readFile } from 'node:fs/promises';
-import type { ParsedRow } from './index.ts';
+import type { ParsedRow, ReadProgress } from './index.ts';
 import { cellText } from './cells.ts';
 
 /**
  * Reads a legacy .xls (BIFF) workbook with SheetJS (`@e965/xlsx`, the maintained 0.20 build). BIFF
  * cannot be streamed, so the workbook is held in memory; legacy sheets are limited to 65,536 rows.
  */
-export async function* readXls(filePath: string): AsyncGenerator<ParsedRow> {
-  const workbook = XLSX.read(await readFile(filePath), { cellDates: true, dense: true });
+export async function* readXls(filePath: string, progress: ReadProgress): AsyncGenerator<ParsedRow> {
+  const bytes = await readFile(filePath);
+  progress.bytesRead = bytes.length;
+  const workbook = XLSX.read(bytes, { cellDates: true, dense: true });
   for (const sheetName of workbook.SheetNames) {
     const sheet = workbook.Sheets[sheetName];
     if (!sheet || !sheet['!ref']) continue;

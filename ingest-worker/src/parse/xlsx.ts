@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
-import type { ParsedRow } from './index.ts';
+import type { ParsedRow, ReadProgress } from './index.ts';
+import { countingReadStream } from './counting-stream.ts';
 import { cellText } from './cells.ts';
 
 /**
@@ -7,8 +8,8 @@ import { cellText } from './cells.ts';
  * bounded by the row, not the sheet). Shared strings and styles are cached so text and dates resolve;
  * formulas give their cached values. Row numbers are the sheet's own (1-based).
  */
-export async function* readXlsx(filePath: string): AsyncGenerator<ParsedRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(filePath, {
+export async function* readXlsx(filePath: string, progress: ReadProgress): AsyncGenerator<ParsedRow> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(countingReadStream(filePath, progress), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',
