@@ -57,6 +57,8 @@ export interface Config {
   queuePrefix: string;
   /** Run the ingest worker in this process (the all-in-one mode). */
   runWorker: boolean;
+  /** Ingest job lock, in ms: a job whose worker died is picked up again after this long. */
+  ingestLockMs: number;
   /** Directory of the built web app to serve, if any. */
   webDir: string | undefined;
 }
@@ -89,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     queuePrefix: 'sift',
     runWorker: e.RUN_INGEST_WORKER === 'true',
+    ingestLockMs: 30_000,
     webDir: undefined,
   };
 }

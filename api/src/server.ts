@@ -97,6 +97,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
         prefix: config.queuePrefix,
         tracker,
         log,
+        lockDurationMs: config.ingestLockMs,
       })
     : null;
   const devIdp = config.oidcIssuer

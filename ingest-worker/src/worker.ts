@@ -16,6 +16,12 @@ export interface IngestWorkerOptions extends IngestDeps {
   log?: (message: string, detail?: unknown) => void;
   /** Upload tracking to keep current (jobs with a sessionId). */
   tracker?: UploadTracker;
+  /**
+   * How long a job's lock lasts without renewal, in ms (BullMQ `lockDuration`; the stalled-job check
+   * runs at the same interval). A worker that dies mid-file loses its lock after this long and the
+   * job is picked up again, from scratch. Default 30,000.
+   */
+  lockDurationMs?: number;
 }
 
 /** Overall percent from stage n of m and the stage's percent; 100 is kept for "searchable". */
@@ -104,7 +110,13 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
       if (!handler) throw new UnrecoverableError(`No handler for job ${job.name}`);
       return handler(job);
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency ?? 2 },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 2,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.lockDurationMs ?? 30_000,
+    },
   );
   worker.on('error', (e) => log('Ingest worker error', e));
   worker.on('failed', (job, e) => {

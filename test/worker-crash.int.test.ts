@@ -1,0 +1,99 @@
+/**
+ * A worker killed in the middle of a file: the job is picked up again by the next process and the
+ * file ends PROCESSED with exactly its rows (no duplicates, nothing partial), searchable once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import type { FileRecord, SearchResponse, UploadSessionSummary } from '@sift/api/contracts';
+import { ApiClient } from './support/sift.ts';
+import { signIn } from './support/oidc.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROWS = 200_000;
+const children: ChildProcess[] = [];
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sift-crash-'));
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts Sift in a child process and resolves with it once it serves. */
+function startChild(overrides: Record<string, unknown>): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/sift-process.ts', JSON.stringify(overrides)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('READY ')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`Sift exited early (${code})`)));
+  });
+}
+
+function csv(): string {
+  const lines = ['Name,City,Title,Notes'];
+  for (let i = 0; i < ROWS; i++)
+    lines.push(`Person ${i},City ${i % 97},Title number ${i} of a long list,Notes ${i}`);
+  return `${lines.join('\n')}\n`;
+}
+
+it('re-ingests a file from scratch after its worker was killed mid-load', async () => {
+  const port = await freePort();
+  const id = randomUUID().replaceAll('-', '');
+  const overrides = {
+    port,
+    dataDir,
+    clickhouseDatabase: `crash_${id}`,
+    queuePrefix: `sift-crash-${id}`,
+    webDir: undefined,
+    ingestLockMs: 3000,
+  };
+  const first = await startChild(overrides);
+  const url = `http://localhost:${port}`;
+  const user = new ApiClient(url, await signIn(url, 'admin@example.com', 'Kim Killer'));
+  await user.json('/accounts/onboard', { firstName: 'Kim', lastName: 'Killer' });
+
+  const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
+  const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
+    .id;
+  // Kill the process once rows are being loaded.
+  for (;;) {
+    const s = await user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`);
+    if (s.files[0]!.currentStage === 2 && s.files[0]!.stageProgress >= 10) break;
+    expect(s.files[0]!.status).not.toBe('COMPLETED');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+
+  await startChild(overrides);
+  const file = await user.waitForIngest(uploaded!.id, 120_000);
+  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
+  const all = await user.json<SearchResponse>('/file/search', { size: 1 });
+  expect(all.totalRecords).toBe(ROWS);
+  const one = await user.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Person 123456' } });
+  expect(one.data.map((r) => r.Name)).toEqual(['Person 123456']);
+  expect((await user.json<FileRecord[]>('/file/files')).map((f) => f.status)).toEqual(['PROCESSED']);
+});
