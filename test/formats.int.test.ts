@@ -5,7 +5,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { SearchResponse } from '@sift/api/contracts';
+import type { FileRecord, FileStatistics, SearchResponse } from '@sift/api/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -98,6 +98,32 @@ it('ingests a semicolon CSV and finds text with LIKE wildcards literally', async
     searchCriteria: { Code: 'a_' },
   });
   expect(underscore.data.map((r) => r.Code)).toEqual(['A_1']);
+});
+
+it('keeps ragged rows, skips blank leading rows, and takes a header-only file as 0 rows', async () => {
+  const ragged = '\n\n,\nName,Email\nAda\nBob,bob@x.org,extra,more\n\nCy,cy@x.org\n';
+  const headerOnly = 'Name;Email\n';
+  const uploaded = await user.upload([
+    { name: 'ragged.csv', bytes: new TextEncoder().encode(ragged) },
+    { name: 'header-only.csv', bytes: new TextEncoder().encode(headerOnly) },
+  ]);
+  const [r, h] = await Promise.all(uploaded.map((f) => user.waitForIngest(f.id)));
+  expect(r).toMatchObject({ status: 'PROCESSED', totalRows: 3, columnNames: ['Name', 'Email', 'Column 3', 'Column 4'] });
+  expect(h).toMatchObject({ status: 'PROCESSED', totalRows: 0, columnNames: ['Name', 'Email'] });
+  const rows = await user.json<SearchResponse>('/file/search', { fileIds: [r!.id] });
+  expect(rows.data.map((d) => [d.Name, d.Email, d['Column 3'], d['Column 4'], d.__rowNumber])).toEqual([
+    ['Ada', '', '', '', 5],
+    ['Bob', 'bob@x.org', 'extra', 'more', 6],
+    ['Cy', 'cy@x.org', '', '', 8],
+  ]);
+
+  const stats = await user.json<FileStatistics>('/file/statistics');
+  expect(stats).toMatchObject({ processingFiles: 0, failedFiles: 0 });
+  expect(stats.generalRows).toBe(
+    (await user.json<FileRecord[]>('/file/files')).filter((f) => f.fileType === 'GENERAL').reduce((n, f) => n + f.totalRows, 0),
+  );
+  expect(await user.json<FileStatistics>('/file/upload-stats')).toEqual(stats);
+  expect(await user.json<string[]>('/file/sheets')).toEqual(['header-only', 'offers', 'Orders', 'People', 'ragged']);
 });
 
 it('fails an empty CSV alone with "File is empty" and rejects other extensions at upload', async () => {

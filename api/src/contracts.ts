@@ -120,6 +120,28 @@ export interface UploadPacing {
   maxFileSizeBytes: number;
 }
 
+/**
+ * `GET /api/file/upload-stats` and `GET /api/file/statistics`: the caller's files in numbers.
+ * Counts are of file records (AUTHOR files included); rows exclude header rows; bytes are uploads'.
+ */
+export interface FileStatistics {
+  totalFiles: number;
+  generalFiles: number;
+  authorFiles: number;
+  processedFiles: number;
+  processingFiles: number;
+  failedFiles: number;
+  /** Rows of PROCESSED GENERAL files (searchable in the general search). */
+  generalRows: number;
+  /** Rows of PROCESSED AUTHOR files (searchable in the Authors search). */
+  authorRows: number;
+  /** Distinct column names over PROCESSED GENERAL files. */
+  distinctColumns: number;
+  totalSizeBytes: number;
+  /** ISO 8601, or null with no files. */
+  lastUploadDate: string | null;
+}
+
 /** `DELETE /api/upload-tracking/cleanup?daysOld=N` answer. */
 export interface TrackingCleanupResponse {
   sessionsRemoved: number;

@@ -94,6 +94,14 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
     res.status(201).json(accepted satisfies UploadMultipleResponse);
   });
 
+  for (const path of ['/upload-stats', '/statistics']) {
+    router.get(path, async (_req, res) => {
+      res.json(await files.statistics(accountOf(res).id));
+    });
+  }
+  router.get('/sheets', async (_req, res) => {
+    res.json(await files.sheets(accountOf(res).id));
+  });
   router.get('/files', async (_req, res) => {
     res.json(await files.list(accountOf(res).id));
   });

@@ -10,7 +10,7 @@ import {
   type IngestFilePayload,
   type UploadTracker,
 } from '@sift/ingest-worker';
-import type { FileRecord } from '../contracts.ts';
+import type { FileRecord, FileStatistics } from '../contracts.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { QueueUnavailableError } from './upload-queue-error.ts';
 
@@ -137,6 +137,34 @@ export class FilesService {
   /** Removes stored uploads that will not be recorded (a refused request). */
   discard(uploads: StoredUpload[]): Promise<void> {
     return this.#discardAll(uploads);
+  }
+
+  /** The owner's files in numbers (see FileStatistics). */
+  async statistics(ownerId: string): Promise<FileStatistics> {
+    const files = await this.storage.files.list({ ownerId });
+    const processed = files.filter((f) => f.status === 'PROCESSED');
+    const rowsOf = (type: FileRow['fileType']) =>
+      processed.filter((f) => f.fileType === type).reduce((n, f) => n + f.totalRows, 0);
+    const columns = new Set(processed.filter((f) => f.fileType === 'GENERAL').flatMap((f) => f.columnNames));
+    return {
+      totalFiles: files.length,
+      generalFiles: files.filter((f) => f.fileType === 'GENERAL').length,
+      authorFiles: files.filter((f) => f.fileType === 'AUTHOR').length,
+      processedFiles: processed.length,
+      processingFiles: files.filter((f) => f.status === 'PROCESSING').length,
+      failedFiles: files.filter((f) => f.status === 'FAILED').length,
+      generalRows: rowsOf('GENERAL'),
+      authorRows: rowsOf('AUTHOR'),
+      distinctColumns: columns.size,
+      totalSizeBytes: files.reduce((n, f) => n + f.sizeBytes, 0),
+      lastUploadDate: files[0]?.uploadDate ?? null,
+    };
+  }
+
+  /** Distinct sheet names of the owner's searchable GENERAL files, sorted. */
+  async sheets(ownerId: string): Promise<string[]> {
+    const files = await this.storage.files.list({ ownerId, fileType: 'GENERAL', status: 'PROCESSED' });
+    return [...new Set(files.flatMap((f) => f.sheetNames))].sort((a, b) => a.localeCompare(b));
   }
 
   /** The owner's files, newest first. */
