@@ -108,7 +108,11 @@ it('keeps ragged rows, skips blank leading rows, and takes a header-only file as
     { name: 'header-only.csv', bytes: new TextEncoder().encode(headerOnly) },
   ]);
   const [r, h] = await Promise.all(uploaded.map((f) => user.waitForIngest(f.id)));
-  expect(r).toMatchObject({ status: 'PROCESSED', totalRows: 3, columnNames: ['Name', 'Email', 'Column 3', 'Column 4'] });
+  expect(r).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 3,
+    columnNames: ['Name', 'Email', 'Column 3', 'Column 4'],
+  });
   expect(h).toMatchObject({ status: 'PROCESSED', totalRows: 0, columnNames: ['Name', 'Email'] });
   const rows = await user.json<SearchResponse>('/file/search', { fileIds: [r!.id] });
   expect(rows.data.map((d) => [d.Name, d.Email, d['Column 3'], d['Column 4'], d.__rowNumber])).toEqual([
@@ -120,10 +124,46 @@ it('keeps ragged rows, skips blank leading rows, and takes a header-only file as
   const stats = await user.json<FileStatistics>('/file/statistics');
   expect(stats).toMatchObject({ processingFiles: 0, failedFiles: 0 });
   expect(stats.generalRows).toBe(
-    (await user.json<FileRecord[]>('/file/files')).filter((f) => f.fileType === 'GENERAL').reduce((n, f) => n + f.totalRows, 0),
+    (await user.json<FileRecord[]>('/file/files'))
+      .filter((f) => f.fileType === 'GENERAL')
+      .reduce((n, f) => n + f.totalRows, 0),
   );
   expect(await user.json<FileStatistics>('/file/upload-stats')).toEqual(stats);
-  expect(await user.json<string[]>('/file/sheets')).toEqual(['header-only', 'offers', 'Orders', 'People', 'ragged']);
+  expect(await user.json<string[]>('/file/sheets')).toEqual([
+    'header-only',
+    'offers',
+    'Orders',
+    'People',
+    'ragged',
+  ]);
+});
+
+it('treats headers named like JavaScript internals as ordinary columns', async () => {
+  const csv = '__proto__,constructor,toString,Name\npolluted,built,str,Ada\nclean,other,s2,Bob\n';
+  const [uploaded] = await user.upload([{ name: 'proto.csv', bytes: new TextEncoder().encode(csv) }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({
+    status: 'PROCESSED',
+    columnNames: ['__proto__', 'constructor', 'toString', 'Name'],
+  });
+  const res = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { ['__proto__']: 'pollut', constructor: 'other' }, // computed key: an own property
+  });
+  expect(res.totalRecords).toBe(0); // both criteria apply: no row has both
+  const ada = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { ['__proto__']: 'pollut', constructor: 'buil' },
+  });
+  expect(ada.totalRecords).toBe(1);
+  expect(ada.data[0]).toMatchObject({ Name: 'Ada', toString: 'str' });
+  expect(Object.getOwnPropertyDescriptor(ada.data[0], '__proto__')?.value).toBe('polluted');
+  // A column another file lacks is no match there, not a crash.
+  const other = await user.json<SearchResponse>('/file/search', {
+    searchCriteria: { constructor: 'x', Name: 'Ada' },
+  });
+  expect(other.totalRecords).toBe(0);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
 
 it('fails an empty CSV alone with "File is empty" and rejects other extensions at upload', async () => {

@@ -147,12 +147,24 @@ export interface TrackingCleanupResponse {
   sessionsRemoved: number;
 }
 
+/**
+ * Column name → search text. Validated by hand rather than with `z.record`, which would turn a
+ * column named `__proto__` into the object's prototype and silently drop that criterion; the result
+ * has no prototype, so any header name is an ordinary key.
+ */
 const criteriaSchema = z
-  .record(z.string(), z.string())
+  .custom<Record<string, string>>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      Object.values(v).every((t) => typeof t === 'string'),
+    'searchCriteria must map column names to search text.',
+  )
   .default({})
   .transform((criteria) => {
     // Spec section 5: search text is trimmed and empty entries removed; column names are trimmed.
-    const out: Record<string, string> = {};
+    const out = Object.create(null) as Record<string, string>;
     for (const [column, text] of Object.entries(criteria)) {
       const name = column.trim();
       const term = text.trim();

@@ -165,7 +165,11 @@ function toFile(row: RawFile): FileRow {
     totalColumns: Number(row.total_columns),
     columnNames: row.column_names,
     sheetNames: row.sheet_names,
-    columnMap: row.column_map ? (JSON.parse(row.column_map) as Record<string, string>) : {},
+    // Without a prototype: a header may be called `constructor` or `__proto__`.
+    columnMap: Object.assign(Object.create(null), row.column_map ? JSON.parse(row.column_map) : {}) as Record<
+      string,
+      string
+    >,
     sizeBytes: Number(row.size_bytes),
     sourceFileId: row.source_file_id,
     uploadDate: new Date(Number(row.upload_ms)).toISOString(),

@@ -85,7 +85,7 @@ export class RowsRepository {
         for (const c of toAdd) known.add(c);
       }
     }
-    const map: Record<string, string> = {};
+    const map = Object.create(null) as Record<string, string>;
     for (const h of headers) {
       const c = physicalColumnName(h);
       map[h] = known.has(c) ? c : '';
@@ -109,7 +109,7 @@ export class RowsRepository {
     if (new Set(physical).size !== physical.length)
       throw new Error('Two headers of one sheet map to one column');
     const values = batch.rows.map((cells, k) => {
-      const extra: Record<string, string> = {};
+      const extra = Object.create(null) as Record<string, string>;
       for (const i of overflow) if (cells[i]) extra[batch.headers[i]!] = cells[i]!;
       return [
         batch.fileId,
@@ -240,8 +240,8 @@ export class RowsRepository {
     const physical = new Set<string>();
     let extra = false;
     for (const f of files) {
+      if (!Object.hasOwn(f.columnMap, header)) continue;
       const c = f.columnMap[header];
-      if (c === undefined) continue;
       if (c) physical.add(c);
       else extra = true;
     }
@@ -255,10 +255,10 @@ export class RowsRepository {
     return rows.map((r) => {
       const file = byId.get(r[0] as string)!;
       const extra = (c.useExtra ? r[r.length - 1] : {}) as Record<string, string>;
-      const cells: Record<string, string> = {};
+      const cells = Object.create(null) as Record<string, string>;
       for (const [h, col] of Object.entries(file.columnMap)) {
         if (wanted && !wanted.has(h)) continue;
-        cells[h] = col ? String(r[position.get(col)!] ?? '') : (extra[h] ?? '');
+        cells[h] = col ? String(r[position.get(col)!] ?? '') : Object.hasOwn(extra, h) ? extra[h]! : '';
       }
       return { fileId: file.id, sheet: r[1] as string, rowNumber: Number(r[2]), cells };
     });

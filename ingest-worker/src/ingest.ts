@@ -36,7 +36,8 @@ export function authorFileId(sourceFileId: string): string {
 /** Accumulates the rows of one target file (GENERAL or its AUTHOR file) sheet by sheet. */
 class FileLoader {
   readonly columnNames: string[] = [];
-  readonly columnMap: Record<string, string> = {};
+  /** Header → physical column; no prototype, so any header name is an ordinary key. */
+  readonly columnMap = Object.create(null) as Record<string, string>;
   readonly sheetNames: string[] = [];
   totalRows = 0;
   #sheet = '';
@@ -92,7 +93,7 @@ class FileLoader {
       fileId: this.fileId,
       sheet: this.#sheet,
       headers: this.#headers,
-      columnMap: { ...this.columnMap },
+      columnMap: Object.assign(Object.create(null), this.columnMap) as Record<string, string>,
       firstRowNumber: this.#firstRowNumber,
       rows: this.#buffer,
     };
