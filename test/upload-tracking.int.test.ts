@@ -24,7 +24,8 @@ let sift: RunningSift;
 let user: ApiClient;
 
 beforeAll(async () => {
-  sift = await startTestSift();
+  // Small CSV chunks, so a test-sized file loads in many steps.
+  sift = await startTestSift({ csvChunkBytes: 256 * 1024 });
   user = await ApiClient.signIn(sift, 'admin@example.com', 'Tracy Tracker');
   await user.json('/accounts/onboard', { firstName: 'Tracy', lastName: 'Tracker' });
 });

@@ -69,6 +69,7 @@ it('re-ingests a file from scratch after its worker was killed mid-load', async 
     queuePrefix: `sift-crash-${id}`,
     webDir: undefined,
     ingestLockMs: 3000,
+    csvChunkBytes: 256 * 1024, // many small loads, so the kill lands between two of them
   };
   const first = await startChild(overrides);
   const url = `http://localhost:${port}`;

@@ -59,6 +59,8 @@ export interface Config {
   runWorker: boolean;
   /** Ingest job lock, in ms: a job whose worker died is picked up again after this long. */
   ingestLockMs: number;
+  /** Pieces the embedded engine loads a CSV body in, in bytes (progress granularity). */
+  csvChunkBytes: number;
   /** Directory of the built web app to serve, if any. */
   webDir: string | undefined;
 }
@@ -92,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePrefix: 'sift',
     runWorker: e.RUN_INGEST_WORKER === 'true',
     ingestLockMs: 30_000,
+    csvChunkBytes: 32 * 1024 * 1024,
     webDir: undefined,
   };
 }

@@ -98,6 +98,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
         tracker,
         log,
         lockDurationMs: config.ingestLockMs,
+        csvChunkBytes: config.csvChunkBytes,
       })
     : null;
   const devIdp = config.oidcIssuer

@@ -20,6 +20,8 @@ export { ident, likeContains } from './sql.ts';
 export interface Storage {
   client: ClickHouseClient;
   database: string;
+  /** True for embedded chDB (it can read this process's files with `file()`). */
+  embedded: boolean;
   accounts: AccountsRepository;
   files: FilesRepository;
   rows: RowsRepository;
@@ -35,6 +37,7 @@ export async function openStorage(options: ClickHouseOptions): Promise<Storage> 
   return {
     client,
     database: options.database,
+    embedded: !options.url,
     accounts: new AccountsRepository(client, options.database),
     files: new FilesRepository(client, options.database),
     rows: new RowsRepository(client, options.database),

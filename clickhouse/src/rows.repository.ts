@@ -127,6 +127,61 @@ export class RowsRepository {
     });
   }
 
+  /**
+   * Loads a UTF-8 CSV body (no header row) from a file the embedded engine can read, with
+   * `INSERT … SELECT … FROM file()`: field i goes to `columns[i]`; row numbers count records from
+   * `firstRowNumber`; records with no content are skipped (their numbers are not reused). Quoting as
+   * RFC 4180; whitespace and `\N` are kept as text; short records are padded, long ones' extra
+   * (empty) fields ignored. Embedded chDB only: a server cannot read this process's files.
+   */
+  async loadCsvFile(params: {
+    fileId: string;
+    sheet: string;
+    path: string;
+    delimiter: string;
+    columns: string[];
+    firstRowNumber: number;
+  }): Promise<void> {
+    const fields = params.columns.map((_, i) => `f${i}`);
+    const structure = fields.map((f) => `${f} String`).join(', ');
+    const blank = fields.map((f) => `trimBoth(${f}) = ''`).join(' AND ');
+    await this.#client.command({
+      query: `INSERT INTO ${this.#table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')})
+              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}), ${fields.join(', ')}
+              FROM (SELECT rowNumberInAllBlocks() AS n, * FROM file({path:String}, 'CSV', {structure:String}))
+              WHERE NOT (${blank})`,
+      query_params: {
+        fileId: params.fileId,
+        sheet: params.sheet,
+        first: params.firstRowNumber,
+        path: params.path,
+        structure,
+      },
+      clickhouse_settings: {
+        format_csv_delimiter: params.delimiter,
+        input_format_csv_allow_variable_number_of_columns: 1,
+        input_format_csv_trim_whitespaces: 0,
+        input_format_csv_empty_as_default: 1,
+        input_format_csv_allow_cr_end_of_line: 1,
+        input_format_csv_detect_header: 0,
+        format_csv_null_representation: '',
+        input_format_null_as_default: 1,
+        format_csv_allow_single_quotes: 0,
+      },
+    });
+  }
+
+  /** Number of rows stored for one file. */
+  async countFile(fileId: string): Promise<number> {
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n FROM ${this.#table} WHERE file_id = {fileId:String}`,
+      query_params: { fileId },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
+  }
+
   /** Removes every row of these files (lightweight delete, waited for). */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;

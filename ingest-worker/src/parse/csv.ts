@@ -4,10 +4,10 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { ParsedRow, ReadProgress } from './index.ts';
 import { countingReadStream } from './counting-stream.ts';
 
-type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 /** Reads the first bytes to pick the encoding: a BOM decides; otherwise UTF-8 if valid, else Windows-1252. */
-async function sniff(filePath: string): Promise<{ encoding: Encoding; sample: string }> {
+export async function sniff(filePath: string): Promise<{ encoding: Encoding; sample: string }> {
   const fh = await open(filePath, 'r');
   const head = Buffer.alloc(64 * 1024);
   let n: number;
@@ -55,7 +55,7 @@ export function detectDelimiter(sample: string): string {
   return best;
 }
 
-function decoder(encoding: Encoding): Transform {
+export function decoder(encoding: Encoding): Transform {
   const td = new TextDecoder(encoding); // strips a BOM by default
   return new Transform({
     transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {

@@ -1,0 +1,124 @@
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FileRow } from '@sift/clickhouse';
+import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './authors.ts';
+import { FileLoader, PROGRESS_INTERVAL_MS, widenHeaders, type LoadContext, type Loaded } from './ingest.ts';
+import { countingReadStream } from './parse/counting-stream.ts';
+import { decoder, detectDelimiter, readCsv, sniff } from './parse/csv.ts';
+import { splitCsv } from './parse/csv-split.ts';
+import { InvalidFileError, trimRow, uniqueHeaders, type ReadProgress } from './parse/index.ts';
+
+/** Size of the pieces the CSV body is loaded in (progress granularity, bounded engine memory). */
+export const CSV_CHUNK_BYTES = 32 * 1024 * 1024;
+/** Share of the load stage spent scanning and splitting (the rest: the engine loading chunks). */
+const SCAN_SHARE = 25;
+
+/**
+ * Loads a CSV file with the embedded engine parsing the body (architecture: ~600k rows/s against
+ * ~50k for fast-csv): the header row (first non-empty record) is read with fast-csv, the body is
+ * transcoded to UTF-8 when needed and split at record boundaries in one streaming pass, and each
+ * chunk is loaded with `INSERT … SELECT … FROM file()`. Author rows are then derived from the loaded
+ * rows. Returns null when the file needs the JavaScript path (tab-delimited, or headers past the
+ * column guard).
+ */
+export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null> {
+  const sheet = path.parse(ctx.originalName).name || 'Sheet1';
+  const { encoding, sample } = await sniff(ctx.filePath);
+  const delimiter = detectDelimiter(sample);
+  // ClickHouse's CSV reader refuses a tab delimiter (it would clash with whitespace trimming).
+  if (delimiter === '\t') return null;
+
+  // The header row: the first record with content, and its record number.
+  let header: { rowNumber: number; cells: string[] } | null = null;
+  for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 })) {
+    const cells = trimRow(row.cells);
+    if (cells.some((c) => c.trim())) {
+      header = { rowNumber: row.rowNumber, cells };
+      break;
+    }
+  }
+  if (!header) throw new InvalidFileError('File is empty', 'empty');
+
+  const dir = path.join(ctx.tmpDir, `csv-${ctx.fileId}`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  try {
+    const read: ReadProgress = { bytesRead: 0 };
+    const size = Math.max(1, (await stat(ctx.filePath)).size);
+    const raw = countingReadStream(ctx.filePath, read);
+    const hasBom = sample.charCodeAt(0) === 0xfeff;
+    // UTF-8 goes through as bytes; anything else (or a BOM) is decoded and re-encoded as UTF-8.
+    const body: Readable = encoding === 'utf-8' && !hasBom ? raw : raw.pipe(decoder(encoding));
+    const timer = setInterval(() => {
+      void ctx.progress(Math.floor((read.bytesRead / size) * SCAN_SHARE));
+    }, PROGRESS_INTERVAL_MS);
+    let split;
+    try {
+      split = await splitCsv(body, {
+        delimiter,
+        skipRecords: header.rowNumber,
+        dir,
+        chunkBytes: ctx.csvChunkBytes ?? CSV_CHUNK_BYTES,
+      });
+    } finally {
+      clearInterval(timer);
+    }
+
+    const general = new FileLoader(ctx.storage, ctx.fileId);
+    const headers = widenHeaders(uniqueHeaders(header.cells), split.maxFields);
+    await general.startSheet(sheet, headers);
+    if (headers.some((h) => !general.columnMap[h])) return null; // past the column guard
+    const total = Math.max(
+      1,
+      split.chunks.reduce((n, c) => n + c.bytes, 0),
+    );
+    let done = 0;
+    for (const chunk of split.chunks) {
+      await ctx.storage.rows.loadCsvFile({
+        fileId: ctx.fileId,
+        sheet,
+        path: chunk.path,
+        delimiter,
+        columns: headers.map((h) => general.columnMap[h]!),
+        firstRowNumber: chunk.firstRecord,
+      });
+      done += chunk.bytes;
+      await rm(chunk.path, { force: true });
+      await ctx.progress(SCAN_SHARE + Math.floor((done / total) * (100 - SCAN_SHARE - 5)));
+    }
+    general.totalRows = await ctx.storage.rows.countFile(ctx.fileId);
+
+    const authors = new FileLoader(ctx.storage, ctx.derivedId);
+    if (hasAuthorColumns(headers)) await deriveAuthors(ctx, general, authors, sheet);
+    await ctx.progress(100);
+    return { general, authors };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Reads the loaded rows back in order and writes their author rows. */
+async function deriveAuthors(
+  ctx: LoadContext,
+  general: FileLoader,
+  authors: FileLoader,
+  sheet: string,
+): Promise<void> {
+  const headers = general.headers;
+  await authors.startSheet(sheet, authorHeaders(headers));
+  const source = { id: ctx.fileId, columnMap: general.columnMap } as FileRow;
+  try {
+    for await (const batch of ctx.storage.rows.scan({ files: [source], criteria: {} })) {
+      for (const hit of batch) {
+        const cells = headers.map((h) => hit.cells[h] ?? '');
+        for (const authorRow of splitAuthorRow(headers, cells))
+          await authors.add(authors.totalRows + 1, authorRow);
+      }
+    }
+    await authors.finish();
+  } catch (e) {
+    await authors.settle();
+    throw e;
+  }
+}
