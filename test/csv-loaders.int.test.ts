@@ -1,7 +1,7 @@
 /**
- * The two CSV loaders must agree: the embedded engine (ClickHouse parses the body) and JavaScript
- * (fast-csv). Each real-world case is ingested by both, and the file records and every stored row,
- * of the GENERAL and the AUTHOR file, are compared.
+ * The CSV loaders must agree: the embedded engine reading the stored file in place, the engine
+ * loading transcoded chunks, and JavaScript (fast-csv). Each real-world case is ingested by all
+ * three, and the file records and every stored row, of the GENERAL and the AUTHOR file, are compared.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Ingests `bytes` as `name` with one loader; returns the records written and every row, in order. */
-async function ingest(name: string, bytes: Buffer, csvLoader: 'engine' | 'javascript') {
+async function ingest(name: string, bytes: Buffer, csvLoader: 'engine' | 'engine-chunked' | 'javascript') {
   const id = randomUUID();
   const stored = `${id}.csv`;
   writeFileSync(path.join(dir, stored), bytes);
@@ -85,6 +85,8 @@ const cases: [string, Buffer][] = [
     Buffer.from('\n\n,\nName,Email\nAda\nBob,bob@x.org,extra,more\n\nCy,cy@x.org,,\n\\N,x\nlast,row'),
   ],
   ['header-only.csv', Buffer.from('Name,Email\n')],
+  ['wide-late.csv', Buffer.from(`A,B\n${'1,2\n'.repeat(50)}x,y,z,w\n3,4\n`)],
+  ['multiline-header.csv', Buffer.from('"Full\nName",City\nAda,London\n')],
   ['dup-headers.csv', Buffer.from('A,A,,B\n1,2,3,4\n')],
   [
     'wos.csv',
@@ -101,8 +103,10 @@ describe('CSV loaders agree', () => {
   for (const [name, bytes] of cases) {
     it(name, async () => {
       const engine = await ingest(name, bytes, 'engine');
+      const chunked = await ingest(name, bytes, 'engine-chunked');
       const js = await ingest(name, bytes, 'javascript');
       expect(engine).toEqual(js);
+      expect(chunked).toEqual(js);
       expect(engine[0]!.rows.length).toBe(engine[0]!.totalRows);
     });
   }

@@ -24,8 +24,8 @@ let sift: RunningSift;
 let user: ApiClient;
 
 beforeAll(async () => {
-  // Small CSV chunks, so a test-sized file loads in many steps.
-  sift = await startTestSift({ csvChunkBytes: 256 * 1024 });
+  // Small CSV chunks, so a test-sized file loads in many steps with progress measured by chunk.
+  sift = await startTestSift({ csvChunkBytes: 256 * 1024, csvLoader: 'engine-chunked' });
   user = await ApiClient.signIn(sift, 'admin@example.com', 'Tracy Tracker');
   await user.json('/accounts/onboard', { firstName: 'Tracy', lastName: 'Tracker' });
 });

@@ -70,6 +70,7 @@ it('re-ingests a file from scratch after its worker was killed mid-load', async 
     webDir: undefined,
     ingestLockMs: 3000,
     csvChunkBytes: 256 * 1024, // many small loads, so the kill lands between two of them
+    csvLoader: 'engine-chunked',
   };
   const first = await startChild(overrides);
   const url = `http://localhost:${port}`;

@@ -61,6 +61,8 @@ export interface Config {
   ingestLockMs: number;
   /** Pieces the embedded engine loads a CSV body in, in bytes (progress granularity). */
   csvChunkBytes: number;
+  /** Who parses CSV (see IngestDeps.csvLoader); `engine` unless a test needs another path. */
+  csvLoader: 'engine' | 'engine-chunked' | 'javascript';
   /** Directory of the built web app to serve, if any. */
   webDir: string | undefined;
 }
@@ -95,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorker: e.RUN_INGEST_WORKER === 'true',
     ingestLockMs: 30_000,
     csvChunkBytes: 32 * 1024 * 1024,
+    csvLoader: 'engine',
     webDir: undefined,
   };
 }

@@ -99,6 +99,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
         log,
         lockDurationMs: config.ingestLockMs,
         csvChunkBytes: config.csvChunkBytes,
+        csvLoader: config.csvLoader,
       })
     : null;
   const devIdp = config.oidcIssuer

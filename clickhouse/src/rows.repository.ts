@@ -10,6 +10,9 @@ import { ident, likeContains } from './sql.ts';
  */
 export const MAX_PHYSICAL_COLUMNS = 1500;
 
+/** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
+export const RAGGED_MARKER = '\u0000sift:ragged';
+
 /** Deterministic physical column for a (trimmed) header name: `c_` + 16 hex digits of its SHA-256. */
 export function physicalColumnName(header: string): string {
   return `c_${createHash('sha256').update(header, 'utf8').digest('hex').slice(0, 16)}`;
@@ -141,13 +144,22 @@ export class RowsRepository {
     delimiter: string;
     columns: string[];
     firstRowNumber: number;
+    /** Lines at the start of the file that are not rows (blank lines and the header row). */
+    skipLines?: number;
+    /**
+     * Also read one field past `columns` and, where a row has something there, record it under
+     * RAGGED_MARKER in `extra` (see countRagged): the rows must then be loaded again, wider.
+     */
+    detectRagged?: boolean;
   }): Promise<void> {
     const fields = params.columns.map((_, i) => `f${i}`);
-    const structure = fields.map((f) => `${f} String`).join(', ');
+    const probe = params.detectRagged ? [`f${fields.length}`] : [];
+    const structure = [...fields, ...probe].map((f) => `${f} String`).join(', ');
     const blank = fields.map((f) => `trimBoth(${f}) = ''`).join(' AND ');
+    const marker = probe.length ? `, if(${probe[0]} = '', map(), map({marker:String}, ${probe[0]}))` : '';
     await this.#client.command({
-      query: `INSERT INTO ${this.#table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')})
-              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}), ${fields.join(', ')}
+      query: `INSERT INTO ${this.#table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
+              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}), ${fields.join(', ')}${marker}
               FROM (SELECT rowNumberInAllBlocks() AS n, * FROM file({path:String}, 'CSV', {structure:String}))
               WHERE NOT (${blank})`,
       query_params: {
@@ -156,8 +168,10 @@ export class RowsRepository {
         first: params.firstRowNumber,
         path: params.path,
         structure,
+        marker: RAGGED_MARKER,
       },
       clickhouse_settings: {
+        input_format_csv_skip_first_lines: String(params.skipLines ?? 0),
         format_csv_delimiter: params.delimiter,
         input_format_csv_allow_variable_number_of_columns: 1,
         input_format_csv_trim_whitespaces: 0,
@@ -169,6 +183,17 @@ export class RowsRepository {
         format_csv_allow_single_quotes: 0,
       },
     });
+  }
+
+  /** Rows of a file loaded with `detectRagged` that had more fields than columns. */
+  async countRagged(fileId: string): Promise<number> {
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n FROM ${this.#table} WHERE file_id = {fileId:String} AND mapContains(extra, {marker:String})`,
+      query_params: { fileId, marker: RAGGED_MARKER },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
   }
 
   /** Number of rows stored for one file. */

@@ -29,12 +29,16 @@ export interface IngestDeps {
   tmpDir?: string;
   /**
    * Who parses CSV: `engine` lets embedded ClickHouse read the body (default when embedded; ~20×
-   * faster), `javascript` uses fast-csv. Against a ClickHouse server it is always `javascript`.
+   * faster), reading the stored file in place when it is UTF-8, else in transcoded chunks;
+   * `engine-chunked` always goes through chunks (progress by chunk); `javascript` uses fast-csv.
+   * Against a ClickHouse server it is always `javascript`.
    */
-  csvLoader?: 'engine' | 'javascript';
+  csvLoader?: CsvLoader;
   /** Size of the pieces the engine loads a CSV body in, in bytes (default CSV_CHUNK_BYTES). */
   csvChunkBytes?: number;
 }
+
+export type CsvLoader = 'engine' | 'engine-chunked' | 'javascript';
 
 export type ProgressReporter = (progress: IngestProgress) => Promise<void> | void;
 
@@ -170,11 +174,12 @@ export async function ingestFile(
     derivedId,
     tmpDir: deps.tmpDir ?? path.join(deps.blobDir, '..', 'tmp'),
     csvChunkBytes: deps.csvChunkBytes,
+    csvLoader: deps.csvLoader,
     progress: async (p) => {
       await progress(2, p);
     },
   };
-  const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') === 'engine';
+  const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') !== 'javascript';
   const { general, authors } =
     (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format));
   if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
@@ -249,6 +254,7 @@ export interface LoadContext {
   tmpDir: string;
   /** CSV chunk size for the engine loader, in bytes. */
   csvChunkBytes?: number | undefined;
+  csvLoader?: CsvLoader | undefined;
   /** Stage progress, 0–100. */
   progress: (stageProgress: number) => Promise<void>;
 }
