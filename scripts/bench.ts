@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { ident, openStorage, type FileRow, type Storage } from '@sift/clickhouse';
+import { ident, newUploadRecord, openStorage, type FileRow, type Storage } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -88,7 +88,9 @@ function row(i: number): string[] {
 }
 
 /** Header rows: with WoS author columns (an AUTHOR file is derived) or without. */
-const PLAIN_HEADERS = HEADERS.map((h) => (h === 'Authors' ? 'Contributors' : h === 'Email Addresses' ? 'Contacts' : h));
+const PLAIN_HEADERS = HEADERS.map((h) =>
+  h === 'Authors' ? 'Contributors' : h === 'Email Addresses' ? 'Contacts' : h,
+);
 
 async function writeCsv(file: string, headers: string[], rows: number): Promise<void> {
   const out = createWriteStream(file);
@@ -123,23 +125,15 @@ async function ingest(
   csvLoader: 'engine' | 'javascript' = 'engine',
 ): Promise<{ file: FileRow; ms: number; rss: number }> {
   const id = randomUUID();
-  await storage.files.save({
-    id,
-    ownerId,
-    originalFilename: name,
-    filename: name,
-    fileType: 'GENERAL',
-    status: 'PROCESSING',
-    errorMessage: '',
-    totalRows: 0,
-    totalColumns: 0,
-    columnNames: [],
-    sheetNames: [],
-    columnMap: {},
-    sizeBytes: statSync(path.join(dir, name)).size,
-    sourceFileId: '',
-    uploadDate: new Date().toISOString(),
-  });
+  await storage.files.save(
+    newUploadRecord({
+      id,
+      ownerId,
+      originalFilename: name,
+      filename: name,
+      sizeBytes: statSync(path.join(dir, name)).size,
+    }),
+  );
   peakRss = process.memoryUsage().rss;
   const t = performance.now();
   const written = await ingestFile(
@@ -180,7 +174,12 @@ async function baseline(storage: Storage, csv: string): Promise<number> {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const rate = (rows: number, ms: number) => (rows / ms) * 1000;
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-'));
-const storage = await openStorage({ user: 'default', password: '', database: `bench_${Date.now()}`, dataDir: dir });
+const storage = await openStorage({
+  user: 'default',
+  password: '',
+  database: `bench_${Date.now()}`,
+  dataDir: dir,
+});
 const owner = 'bench';
 try {
   const plainCsv = path.join(dir, 'plain.csv');
@@ -214,7 +213,11 @@ try {
       `${fmt(AUTHOR_ROWS)} author records, ${HEADERS.length} columns (chDB, in-process)\n`,
   );
   console.table({
-    'engine baseline: CSV file() → table': { value: fmt(baseRate), unit: 'rows/s', note: `${fmt(baseMs)} ms` },
+    'engine baseline: CSV file() → table': {
+      value: fmt(baseRate),
+      unit: 'rows/s',
+      note: `${fmt(baseMs)} ms`,
+    },
     'ingest CSV (engine loader)': {
       value: fmt(rate(engine.file.totalRows, engine.ms)),
       unit: 'rows/s',
@@ -238,7 +241,11 @@ try {
     'search count, common term': { value: count.toFixed(1), unit: 'ms', note: 'median of 5, no skip index' },
     'search first page, common term': { value: page.toFixed(1), unit: 'ms', note: 'median of 5' },
     'search count, rare term': { value: rare.toFixed(1), unit: 'ms', note: 'median of 5' },
-    'export scan (all rows)': { value: fmt(rate(exported, exportMs)), unit: 'rows/s', note: `${fmt(exported)} rows` },
+    'export scan (all rows)': {
+      value: fmt(rate(exported, exportMs)),
+      unit: 'rows/s',
+      note: `${fmt(exported)} rows`,
+    },
   });
 } finally {
   clearInterval(sampler);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStorage, type FileRow, type Storage } from '@sift/clickhouse';
+import { newUploadRecord, openStorage, type Storage } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-csv-'));
@@ -32,23 +32,13 @@ async function ingest(name: string, bytes: Buffer, csvLoader: 'engine' | 'engine
   const id = randomUUID();
   const stored = `${id}.csv`;
   writeFileSync(path.join(dir, stored), bytes);
-  const row: FileRow = {
+  const row = newUploadRecord({
     id,
     ownerId: 'o',
     originalFilename: name,
     filename: stored,
-    fileType: 'GENERAL',
-    status: 'PROCESSING',
-    errorMessage: '',
-    totalRows: 0,
-    totalColumns: 0,
-    columnNames: [],
-    sheetNames: [],
-    columnMap: {},
     sizeBytes: bytes.length,
-    sourceFileId: '',
-    uploadDate: new Date().toISOString(),
-  };
+  });
   await storage.files.save(row);
   const written = await ingestFile(
     { storage, blobDir: dir, tmpDir: path.join(dir, 'tmp'), csvLoader, csvChunkBytes: 64 },

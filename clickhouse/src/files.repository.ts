@@ -28,6 +28,33 @@ export interface FileRow {
   uploadDate: string;
 }
 
+/**
+ * The record of a file just uploaded: a GENERAL file, PROCESSING (or FAILED with `errorMessage`),
+ * nothing ingested yet, uploaded now.
+ */
+export function newUploadRecord(upload: {
+  id: string;
+  ownerId: string;
+  originalFilename: string;
+  filename: string;
+  sizeBytes: number;
+  errorMessage?: string | undefined;
+}): FileRow {
+  return {
+    ...upload,
+    fileType: 'GENERAL',
+    status: upload.errorMessage ? 'FAILED' : 'PROCESSING',
+    errorMessage: upload.errorMessage ?? '',
+    totalRows: 0,
+    totalColumns: 0,
+    columnNames: [],
+    sheetNames: [],
+    columnMap: {},
+    sourceFileId: '',
+    uploadDate: new Date().toISOString(),
+  };
+}
+
 /** Which files a listing returns. */
 export interface FileFilter {
   ownerId: string;

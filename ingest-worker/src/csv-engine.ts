@@ -73,10 +73,9 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
       clearInterval(timer);
     }
 
-    const general = new FileLoader(ctx.storage, ctx.fileId);
     const headers = widenHeaders(uniqueHeaders(header.cells), split.maxFields);
-    await general.startSheet(sheet, headers);
-    if (headers.some((h) => !general.columnMap[h])) return null; // past the column guard
+    const general = await startSheet(ctx, sheet, headers);
+    if (!general) return null;
     const total = Math.max(
       1,
       split.chunks.reduce((n, c) => n + c.bytes, 0),
@@ -116,10 +115,9 @@ async function loadDirect(
   delimiter: string,
   header: { rowNumber: number; cells: string[] },
 ): Promise<Loaded | null> {
-  const general = new FileLoader(ctx.storage, ctx.fileId);
   const headers = uniqueHeaders(header.cells);
-  await general.startSheet(sheet, headers);
-  if (headers.some((h) => !general.columnMap[h])) return null;
+  const general = await startSheet(ctx, sheet, headers);
+  if (!general) return null;
   const size = (await stat(ctx.filePath)).size;
   const started = Date.now();
   const timer = setInterval(() => {
@@ -143,6 +141,13 @@ async function loadDirect(
   if ((await ctx.storage.rows.countRagged(ctx.fileId)) > 0) return null;
   await ctx.progress(90);
   return finishLoad(ctx, general, sheet);
+}
+
+/** The GENERAL file's loader with the sheet's columns in place, or null past the column guard. */
+async function startSheet(ctx: LoadContext, sheet: string, headers: string[]): Promise<FileLoader | null> {
+  const general = new FileLoader(ctx.storage, ctx.fileId);
+  await general.startSheet(sheet, headers);
+  return headers.every((h) => general.columnMap[h]) ? general : null;
 }
 
 /** Counts the loaded rows and derives the AUTHOR file's rows when the sheet has author columns. */

@@ -77,22 +77,32 @@ export function requestUploads(req: Request): StoredUpload[] {
   return stored(list);
 }
 
+/**
+ * The handlers every upload endpoint shares: one file (a refused file is the request's error) or
+ * many (a refused file fails alone), each in a new upload session.
+ */
+export function uploadHandlers(files: FilesService): { one: RequestHandler; many: RequestHandler } {
+  return {
+    one: async (req, res) => {
+      const accepted = await files.accept(accountOf(res).id, requestUploads(req), { strict: true });
+      res
+        .status(201)
+        .json({ file: accepted.files[0]!, sessionId: accepted.sessionId } satisfies UploadResponse);
+    },
+    many: async (req, res) => {
+      const accepted = await files.accept(accountOf(res).id, requestUploads(req));
+      res.status(201).json(accepted satisfies UploadMultipleResponse);
+    },
+  };
+}
+
 /** `/api/file/*`: uploads and file records. */
 export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes: number): Router {
   const router = Router();
   const upload = uploadMiddlewares(blobDir, maxUploadBytes);
-
-  router.post('/upload', upload.single('file'), async (req, res) => {
-    const {
-      sessionId,
-      files: [file],
-    } = await files.accept(accountOf(res).id, requestUploads(req), { strict: true });
-    res.status(201).json({ file: file!, sessionId } satisfies UploadResponse);
-  });
-  router.post('/upload-multiple', upload.array('files'), async (req, res) => {
-    const accepted = await files.accept(accountOf(res).id, requestUploads(req));
-    res.status(201).json(accepted satisfies UploadMultipleResponse);
-  });
+  const handle = uploadHandlers(files);
+  router.post('/upload', upload.single('file'), handle.one);
+  router.post('/upload-multiple', upload.array('files'), handle.many);
 
   for (const path of ['/upload-stats', '/statistics']) {
     router.get(path, async (_req, res) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileRow, Storage } from '@sift/clickhouse';
+import { newUploadRecord, type FileRow, type Storage } from '@sift/clickhouse';
 import {
   authorFileId,
   InvalidFileError,
@@ -52,23 +52,16 @@ export class FilesService {
       await this.#discardAll(uploads);
       throw new HttpError(refused.kind === 'unsupported' ? 415 : 422, 'INVALID_FILE', refused.message);
     }
-    const rows: FileRow[] = uploads.map((upload, i) => ({
-      id: randomUUID(),
-      ownerId,
-      originalFilename: upload.originalFilename,
-      filename: upload.storedName,
-      fileType: 'GENERAL',
-      status: problems[i] ? 'FAILED' : 'PROCESSING',
-      errorMessage: problems[i]?.message ?? '',
-      totalRows: 0,
-      totalColumns: 0,
-      columnNames: [],
-      sheetNames: [],
-      columnMap: {},
-      sizeBytes: upload.sizeBytes,
-      sourceFileId: '',
-      uploadDate: new Date().toISOString(),
-    }));
+    const rows: FileRow[] = uploads.map((upload, i) =>
+      newUploadRecord({
+        id: randomUUID(),
+        ownerId,
+        originalFilename: upload.originalFilename,
+        filename: upload.storedName,
+        sizeBytes: upload.sizeBytes,
+        errorMessage: problems[i]?.message,
+      }),
+    );
     let sessionId: string;
     try {
       sessionId =

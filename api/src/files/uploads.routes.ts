@@ -1,16 +1,11 @@
 import { Router } from 'express';
 import type { UploadTracker } from '@sift/ingest-worker';
 import { accountOf } from '../auth/middleware.ts';
-import {
-  createUploadSessionSchema,
-  type UploadMultipleResponse,
-  type UploadPacing,
-  type UploadResponse,
-} from '../contracts.ts';
+import { createUploadSessionSchema, type UploadMultipleResponse, type UploadPacing } from '../contracts.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { FilesService } from './files.service.ts';
-import { MAX_FILES_PER_REQUEST, requestUploads, uploadMiddlewares } from './files.routes.ts';
+import { MAX_FILES_PER_REQUEST, requestUploads, uploadHandlers, uploadMiddlewares } from './files.routes.ts';
 
 /** Files per request that keep a 2-core server responsive while earlier files ingest (spec: groups of 2). */
 export const OPTIMAL_BATCH_SIZE = 2;
@@ -28,19 +23,10 @@ export function uploadsRoutes(
   const router = Router();
   const upload = uploadMiddlewares(blobDir, maxUploadBytes);
 
-  router.post('/upload-single', upload.single('file'), async (req, res) => {
-    const {
-      sessionId,
-      files: [file],
-    } = await files.accept(accountOf(res).id, requestUploads(req), { strict: true });
-    res.status(201).json({ file: file!, sessionId } satisfies UploadResponse);
-  });
-  for (const path of ['/upload', '/upload-batch']) {
-    router.post(path, upload.array('files'), async (req, res) => {
-      const accepted = await files.accept(accountOf(res).id, requestUploads(req));
-      res.status(201).json(accepted satisfies UploadMultipleResponse);
-    });
-  }
+  const handle = uploadHandlers(files);
+  router.post('/upload-single', upload.single('file'), handle.one);
+  router.post('/upload', upload.array('files'), handle.many);
+  router.post('/upload-batch', upload.array('files'), handle.many);
 
   router.post('/upload-session', async (req, res) => {
     const body = parseBody(createUploadSessionSchema, req.body);
