@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cellText, trimRow } from './cells.ts';
 import { detectDelimiter } from './csv.ts';
@@ -66,6 +67,22 @@ describe('CSV', () => {
       ['Name', 'City'],
       ['Zoë', 'Zürich'],
     ]);
+  });
+});
+
+describe('xlsx', () => {
+  it('reads numbers as shown: identifiers keep their leading zeros, formats apply, dates are ISO', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Contacts');
+    ws.addRow(['Phone', 'Share', 'Amount', 'ISBN', 'Plain', 'Joined']);
+    const row = ws.addRow([123456789, 0.5, 1234.5, 9780123456789, 3.25, new Date(Date.UTC(2024, 0, 2))]);
+    row.getCell(1).numFmt = '0000000000';
+    row.getCell(2).numFmt = '0%';
+    row.getCell(3).numFmt = '#,##0.00';
+    row.getCell(4).numFmt = '0';
+    const rows = await rowsOf('contacts.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(rows[1]!.cells).toEqual(['0123456789', '50%', '1,234.50', '9780123456789', '3.25', '2024-01-02']);
+    expect(rows[1]).toMatchObject({ sheet: 'Contacts', rowNumber: 2 });
   });
 });
 
