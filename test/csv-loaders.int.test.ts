@@ -62,6 +62,7 @@ async function ingest(name: string, bytes: Buffer, csvLoader: 'engine' | 'engine
 }
 
 const utf16le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+const utf16be = (s: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(s, 'utf16le').swap16()]);
 const cases: [string, Buffer][] = [
   ['plain.csv', Buffer.from('Name,City\nAda,London\nBob,Paris\n')],
   [
@@ -69,6 +70,7 @@ const cases: [string, Buffer][] = [
     Buffer.from('\uFEFFName;Note\r\n"Müller, J";"said ""hi""\r\nand left"\r\nZoë;  spaced  \r\n'),
   ],
   ['utf16.csv', utf16le('Name\tCity\nZoë\tZürich\n\nÅsa\tÖrebro\n')],
+  ['utf16be.csv', utf16be('Name,City\r\n"Zoë, Z",Zürich\r\nÅsa,Örebro\r\n')],
   ['cp1252.csv', Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a])],
   [
     'ragged.csv',

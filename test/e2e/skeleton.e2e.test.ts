@@ -1,8 +1,9 @@
 /**
  * The walking skeleton in a real browser (Debian's Chromium through playwright-core): sign in through
  * the built-in dev identity provider, complete the profile setup, upload a real Web of Science
- * export on /upload, wait for it to be PROCESSED, search one column on /search, export the results,
- * and sign out. Needs the built web app (`npm run build -w web`) and a reachable Redis.
+ * export on /upload and follow its upload session until it is complete, search one column on
+ * /search, export the results, and sign out. Needs the built web app (`npm run build -w web`) and a
+ * reachable Redis.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -161,22 +162,52 @@ describe('Sift in a browser', () => {
   });
 
   it(
-    'uploads a Web of Science export and shows it PROCESSED',
+    'uploads a Web of Science export and follows its upload session until it is complete',
     async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click();
       await page.waitForURL(`${sift.url}/upload`);
       await page.getByRole('heading', { name: 'Upload Files' }).waitFor();
+      await page.getByRole('heading', { name: 'Active Upload Sessions (0)' }).waitFor();
+
+      // The session may be processed between two polls, so whether it was shown while active is
+      // recorded by the page itself rather than waited for.
+      await page.evaluate(`(() => {
+        const seen = () => {
+          const text = document.body.innerText;
+          if (text.includes('Active Upload Sessions (1)') || text.includes('All Active Upload Sessions'))
+            window.__sawActiveSession = true;
+        };
+        new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, characterData: true });
+      })()`);
 
       // The file input is a real, labelled input (the drop zone is its label).
       await page.getByLabel('Drag files here or click to browse').setInputFiles(FIXTURE);
 
-      const row = page.getByRole('row').filter({ hasText: 'wos-savedrecs-small.xls' });
-      await row.waitFor();
-      await row.getByText('PROCESSED', { exact: true }).waitFor({ timeout: INGEST_TIMEOUT_MS });
       await page
         .getByText('Upload complete! All files processed successfully.')
         .waitFor({ timeout: INGEST_TIMEOUT_MS });
-      await page.getByText('1 of 1 files processed').waitFor();
+      await expect(page.evaluate('window.__sawActiveSession === true')).resolves.toBe(true);
+      await page.getByRole('heading', { name: 'Active Upload Sessions (0)' }).waitFor();
+
+      // The finished session keeps showing its files: the upload and the AUTHOR file derived from it.
+      const done = page.getByRole('region', { name: 'Completed Upload Sessions' });
+      await done.getByRole('heading', { name: 'wos-savedrecs-small.xls' }).waitFor();
+      await done.getByText('2 of 2 files processed').waitFor();
+      await done.getByText('100.0%').waitFor();
+      const files = done.getByRole('listitem');
+      await expect.poll(() => files.count()).toBe(2);
+      for (const [type, bar] of [
+        ['GENERAL', 'wos-savedrecs-small.xls progress'],
+        ['AUTHOR', 'wos-savedrecs-small.xls (AUTHOR) progress'],
+      ] as const) {
+        const file = files.filter({ hasText: 'wos-savedrecs-small.xls' }).filter({ hasText: type });
+        await expect(file.count()).resolves.toBe(1);
+        await file.getByText('Completed', { exact: true }).waitFor();
+        await file.getByText('100%', { exact: true }).waitFor();
+        await expect(
+          file.getByRole('progressbar', { name: bar, exact: true }).getAttribute('aria-valuenow'),
+        ).resolves.toBe('100');
+      }
     },
     INGEST_TIMEOUT_MS + 30_000,
   );
