@@ -23,6 +23,13 @@ export const queryKeys = {
   exports: {
     all: ['exports'] as const,
   },
+  uploads: {
+    all: ['uploads'] as const,
+    pacing: () => [...queryKeys.uploads.all, 'pacing'] as const,
+    /** The active upload sessions with their files (what the Upload screen and the watcher poll). */
+    active: () => [...queryKeys.uploads.all, 'active'] as const,
+    summary: (sessionId: string) => [...queryKeys.uploads.all, 'summary', sessionId] as const,
+  },
 } as const;
 
 /** Mutation keys, so any component can tell whether one is running (`useIsMutating`). */

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Button,
@@ -8,40 +9,62 @@ import {
   Paper,
   Progress,
   Stack,
-  Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
+import type { UploadSessionSummary } from '@sift/api/contracts';
 import { errorMessage } from '../api/client';
-import { useFileStatuses, useUploadFiles } from '../api/hooks';
+import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../api/hooks';
+import { queryKeys } from '../api/queryKeys';
 import { UploadDropzone } from '../components/UploadDropzone/UploadDropzone';
-import { FileTypeBadge, StatusBadge } from '../components/StatusBadge/StatusBadge';
+import { UploadSessionDetail } from '../components/UploadSessionDetail/UploadSessionDetail';
+import { UploadSessionList } from '../components/UploadSessionList/UploadSessionList';
 import { formatBytes, validateDroppedFiles, validateSelectedFiles } from '../lib/fileValidation';
-import { formatCount } from '../lib/format';
 import { notify } from '../lib/notify';
-import { useUploadStore } from '../stores/uploadStore';
+import type { UploadRunResult } from '../lib/uploadRun';
+import { nextInRotation } from '../lib/uploadSessions';
+import { useUploadStore, type UploadInFlight } from '../stores/uploadStore';
 
-/** /upload: upload files (on selection) and watch them being processed. */
+/** Spec sections 4 and 9: with more than one active session the detail rotates every 5 s. */
+export const SESSION_ROTATION_MS = 5_000;
+
+const ALREADY_UPLOADING = 'Upload already in progress. Please wait for the current upload to complete.';
+
+/** /upload: upload files on selection, and watch every active upload session being processed. */
 export function UploadPage() {
-  const upload = useUploadFiles();
-  const uploading = useUploadStore((state) => state.uploading);
-  const fileIds = useUploadStore((state) => state.fileIds);
-  const clearSession = useUploadStore((state) => state.clear);
+  const queryClient = useQueryClient();
+  const upload = useUploadSession();
+  const inFlight = useUploadStore((state) => state.inFlight);
+  const finishedIds = useUploadStore((state) => state.finished);
+  const clearFinished = useUploadStore((state) => state.clearFinished);
+  const active = useActiveUploadSessions();
+  const sessions = active.data?.sessions ?? [];
+  const finished = useUploadSessionSummaries(finishedIds);
   const [problems, setProblems] = useState<string[]>([]);
-  const [pendingNames, setPendingNames] = useState<string[]>([]);
-  const statuses = useFileStatuses(fileIds);
+  const [rotationPaused, setRotationPaused] = useState(false);
+  const [shownId, showSession] = useRotation(
+    sessions.map(({ session }) => session.id),
+    rotationPaused,
+  );
+
+  // Show this tab's new session as soon as it exists.
+  const ownSessionId = inFlight?.sessionId;
+  useEffect(() => {
+    if (ownSessionId) showSession(ownSessionId);
+  }, [ownSessionId, showSession]);
 
   const start = (files: File[], source: 'drop' | 'select') => {
     const store = useUploadStore.getState();
     if (store.uploading) {
-      notify.error('Upload already in progress. Please wait for the current upload to complete.');
+      notify.error(ALREADY_UPLOADING);
       return;
     }
     const result = source === 'drop' ? validateDroppedFiles(files) : validateSelectedFiles(files);
     setProblems(result.errors);
     if (result.accepted.length === 0) return;
-    if (!store.beginUpload()) {
-      notify.error('Upload already in progress. Please wait for the current upload to complete.');
+    if (!store.beginUpload(result.accepted.map((file) => file.name))) {
+      notify.error(ALREADY_UPLOADING);
       return;
     }
     for (const file of result.large) {
@@ -49,24 +72,33 @@ export function UploadPage() {
         title: 'Large file',
       });
     }
-    setPendingNames(result.accepted.map((file) => file.name));
-    // mutateAsync settles even if this screen is left meanwhile, so the upload slot is always released.
+    // mutateAsync settles even if this screen is left meanwhile, so the upload slot is always
+    // released and the outcome still reported.
     upload
-      .mutateAsync(result.accepted)
-      .then((response) => useUploadStore.getState().finishUpload(response.files.map((file) => file.id)))
+      .mutateAsync({
+        files: result.accepted,
+        onProgress: (progress) => useUploadStore.getState().updateProgress(progress),
+      })
+      .then((outcome) => {
+        reportUpload(outcome);
+        // Sessions that received files are reported by the UploadWatcher when they complete.
+        if (outcome.summary && outcome.accepted.length > 0) {
+          useUploadStore.getState().watchOwnSession(outcome.sessionId, Date.now());
+          void queryClient.invalidateQueries({ queryKey: queryKeys.uploads.active() });
+        }
+      })
       .catch((error: unknown) => {
-        useUploadStore.getState().finishUpload(null);
         console.error('Upload failed', error);
         notify.error(`Upload failed: ${errorMessage(error, 'Please try again.')}`);
       })
-      .finally(() => setPendingNames([]));
+      .finally(() => useUploadStore.getState().finishUpload());
   };
 
-  const records = statuses.map((query) => query.data);
-  const done = records.filter((file) => file && file.status !== 'PROCESSING').length;
-  const total = fileIds.length;
-  const percent = total === 0 ? 0 : (done / total) * 100;
-  const allDone = total > 0 && done === total;
+  const shown = sessions.find(({ session }) => session.id === shownId) ?? sessions[0];
+  const activeIds = new Set(sessions.map(({ session }) => session.id));
+  const completed = finished
+    .map((query, index) => ({ id: finishedIds[index] ?? String(index), query }))
+    .filter(({ id }) => !activeIds.has(id));
 
   return (
     <Stack gap="lg">
@@ -75,8 +107,8 @@ export function UploadPage() {
           Upload Files
         </Title>
         <Text c="dimmed">
-          Upload Excel (.xlsx, .xls) or CSV files. Uploading starts automatically as soon as you select or
-          drop files; each file is then processed in the background.
+          Upload Excel (.xlsx, .xls) or CSV files. Files start uploading automatically as soon as you select
+          or drop them; each file is then processed in the background.
         </Text>
       </div>
 
@@ -99,97 +131,171 @@ export function UploadPage() {
         </Alert>
       )}
 
-      {uploading && (
-        <Paper withBorder p="md" radius="md" role="status" aria-live="polite">
-          <Group gap="sm">
-            <Loader size="sm" aria-hidden />
-            <Text>
-              Uploading {pendingNames.length} {pendingNames.length === 1 ? 'file' : 'files'}:{' '}
-              {pendingNames.join(', ')}
+      {inFlight && <UploadingPanel inFlight={inFlight} />}
+
+      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="active-sessions-title">
+        <Stack gap="sm">
+          <Title order={2} size="h4" id="active-sessions-title">
+            Active Upload Sessions ({sessions.length})
+          </Title>
+          <VisuallyHidden role="status">
+            {active.data &&
+              `${sessions.length} active upload ${sessions.length === 1 ? 'session' : 'sessions'}`}
+          </VisuallyHidden>
+          {active.isPending ? (
+            <Text size="sm" c="dimmed">
+              Loading upload sessions...
             </Text>
-          </Group>
+          ) : active.isError && !active.data ? (
+            <Text size="sm" c="red.8" role="alert">
+              Could not load your upload sessions: {errorMessage(active.error, 'the server did not answer.')}{' '}
+              Retrying every few seconds.
+            </Text>
+          ) : sessions.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No uploads are being processed right now.
+            </Text>
+          ) : (
+            <UploadSessionList
+              sessions={sessions}
+              selectedId={shown?.session.id ?? null}
+              onSelect={showSession}
+            />
+          )}
+        </Stack>
+      </Paper>
+
+      {shown && (
+        <Paper withBorder p="md" radius="md" component="section" aria-labelledby="session-detail-title">
+          <Stack gap="md">
+            <Group justify="space-between">
+              <Title order={2} size="h4" id="session-detail-title">
+                All Active Upload Sessions
+              </Title>
+              {sessions.length > 1 && (
+                <Group gap="xs">
+                  <Text size="sm" c="dimmed">
+                    Session {sessions.indexOf(shown) + 1} of {sessions.length}
+                  </Text>
+                  <Button size="compact-xs" variant="default" onClick={() => setRotationPaused((p) => !p)}>
+                    {rotationPaused ? 'Resume rotation' : 'Pause rotation'}
+                  </Button>
+                </Group>
+              )}
+            </Group>
+            <UploadSessionDetail summary={shown} />
+          </Stack>
         </Paper>
       )}
 
-      {total > 0 && (
-        <Paper withBorder p="md" radius="md">
-          <Stack gap="sm">
+      {completed.length > 0 && (
+        <Paper withBorder p="md" radius="md" component="section" aria-labelledby="completed-sessions-title">
+          <Stack gap="md">
             <Group justify="space-between">
-              <Title order={2} size="h4">
-                This upload
+              <Title order={2} size="h4" id="completed-sessions-title">
+                Completed Upload Sessions
               </Title>
-              {allDone && (
-                <Button variant="subtle" size="xs" onClick={clearSession}>
-                  Clear list
-                </Button>
-              )}
+              <Button size="compact-sm" variant="subtle" onClick={clearFinished}>
+                Clear list
+              </Button>
             </Group>
-            <Group justify="space-between" aria-live="polite">
-              <Text size="sm">
-                {done} of {total} files processed
-              </Text>
-              <Text size="sm" fw={600}>
-                {percent.toFixed(0)}%
-              </Text>
-            </Group>
-            <Progress value={percent} aria-label="Processing progress" animated={!allDone} />
-            <Table.ScrollContainer minWidth={600} type="native">
-              <Table verticalSpacing="xs">
-                <Table.Caption>Files of this upload and their processing status</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">File</Table.Th>
-                    <Table.Th scope="col">Type</Table.Th>
-                    <Table.Th scope="col">Status</Table.Th>
-                    <Table.Th scope="col" ta="right">
-                      Rows
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {statuses.map((query, index) => {
-                    const file = query.data;
-                    const id = fileIds[index] ?? String(index);
-                    const failed = !!file && file.status !== 'PROCESSING' && file.status !== 'PROCESSED';
-                    return (
-                      <Table.Tr key={id} data-file-id={id}>
-                        <Table.Td>
-                          <Text fw={500} style={{ wordBreak: 'break-word' }}>
-                            {file?.originalFilename ?? 'Loading...'}
-                          </Text>
-                          {failed && file.errorMessage && (
-                            <Text size="sm" c="red">
-                              {file.errorMessage}
-                            </Text>
-                          )}
-                          {!file && query.isError && (
-                            <Text size="sm" c="red">
-                              {errorMessage(query.error, 'Could not read the status of this file.')}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>{file && <FileTypeBadge fileType={file.fileType} />}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            {(!file || file.status === 'PROCESSING') && <Loader size="xs" aria-hidden />}
-                            {file && <StatusBadge status={file.status} />}
-                          </Group>
-                        </Table.Td>
-                        <Table.Td ta="right">{file ? formatCount(file.totalRows) : ''}</Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            {completed.map(({ id, query }) => (
+              <CompletedSession key={id} summary={query.data} error={query.error} />
+            ))}
           </Stack>
         </Paper>
       )}
 
       <Text size="sm" c="dimmed">
-        Bulk or large uploads can take a while to process; you can leave this screen and will be told when
-        processing finishes.
+        Bulk uploads and large files may be delayed before they appear here and while they are processed, and
+        progress percentages may be inaccurate. You can leave this screen: you will be told when processing
+        finishes.
       </Text>
     </Stack>
   );
+}
+
+function CompletedSession({
+  summary,
+  error,
+}: {
+  summary: UploadSessionSummary | undefined;
+  error: Error | null;
+}) {
+  if (summary) return <UploadSessionDetail summary={summary} />;
+  if (error) {
+    return (
+      <Text size="sm" c="red.8">
+        {errorMessage(error, 'Could not load this upload session.')}
+      </Text>
+    );
+  }
+  return <Loader size="sm" aria-label="Loading upload session" />;
+}
+
+/** This tab's upload while its files are being sent. */
+function UploadingPanel({ inFlight }: { inFlight: UploadInFlight }) {
+  const total = inFlight.totalFiles ?? inFlight.fileNames.length;
+  const sent = inFlight.sentFiles ?? 0;
+  const percent = total > 0 ? (sent / total) * 100 : 0;
+  const names = inFlight.fileNames;
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="xs">
+        <Group gap="sm" wrap="nowrap" role="status">
+          <Loader size="sm" aria-hidden />
+          <Text>
+            Uploading {names.length} {names.length === 1 ? 'file' : 'files'} ({sent} of {total} sent)
+            {inFlight.nextRequestAt ? ', pausing between groups' : ''}: {names.join(', ')}
+          </Text>
+        </Group>
+        <Progress value={percent} aria-label="Upload progress" animated />
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * The session shown in detail: the one chosen (or the first), moving on to the next every 5 s while
+ * more than one is active and rotation is not paused. Choosing one restarts the 5 s.
+ */
+function useRotation(ids: readonly string[], paused: boolean): [string | null, (id: string) => void] {
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [restarts, setRestarts] = useState(0);
+  const shown = chosen !== null && ids.includes(chosen) ? chosen : (ids[0] ?? null);
+  const latest = useRef({ ids, shown });
+  useEffect(() => {
+    latest.current = { ids, shown };
+  });
+  const rotating = !paused && ids.length > 1;
+
+  useEffect(() => {
+    if (!rotating) return;
+    const timer = setInterval(() => {
+      setChosen(nextInRotation(latest.current.ids, latest.current.shown));
+    }, SESSION_ROTATION_MS);
+    return () => clearInterval(timer);
+  }, [rotating, restarts]);
+
+  const show = useCallback((id: string) => {
+    setChosen(id);
+    setRestarts((n) => n + 1);
+  }, []);
+  return [shown, show];
+}
+
+/** Tells the user which files did not arrive (the session reports the rest when it completes). */
+function reportUpload(outcome: UploadRunResult<File>) {
+  for (const { files, error } of outcome.failedRequests) {
+    console.error('Upload failed', error);
+    notify.error(`Upload failed: ${errorMessage(error, 'Please try again.')}`, {
+      title: files.map((file) => file.name).join(', '),
+    });
+  }
+  if (outcome.finalizeError && outcome.accepted.length > 0) {
+    console.error('Upload session not finalized', outcome.finalizeError);
+    notify.error(`Upload failed: ${errorMessage(outcome.finalizeError, 'Please try again.')}`, {
+      title: 'The upload session could not be finished',
+    });
+  }
 }

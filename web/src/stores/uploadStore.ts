@@ -1,41 +1,76 @@
 import { create } from 'zustand';
+import type { UploadRunProgress } from '../lib/uploadRun';
+import type { WatchedSession } from '../lib/uploadSessions';
+
+/** How many completed sessions the Upload screen keeps showing (newest first). */
+export const MAX_FINISHED_SESSIONS = 5;
+
+/** The upload this tab is sending. */
+export interface UploadInFlight extends Partial<UploadRunProgress> {
+  fileNames: string[];
+}
 
 /**
- * Client state of the Upload screen that must outlive the screen: whether an upload request is
- * running (only one at a time, spec section 4) and which files the latest upload created, so
- * their processing can be watched from anywhere in the main area.
+ * Client state of uploads that must outlive the Upload screen (the sessions themselves are server
+ * state, polled through TanStack Query): whether this tab is sending an upload (only one at a time,
+ * spec section 4) and how far it got, which sessions the background watcher waits on and has
+ * already reported (once per session), and which completed sessions the Upload screen still shows.
  */
 export interface UploadState {
   uploading: boolean;
-  /** Ids of the files created by the latest upload, in upload order. */
-  fileIds: string[];
-  /** When the latest upload was accepted (ms since epoch), or null. */
-  startedAt: number | null;
-  /** The completion toast has been shown for the current file ids. */
-  completionNotified: boolean;
+  inFlight: UploadInFlight | null;
+  watched: Record<string, WatchedSession>;
+  notified: ReadonlySet<string>;
+  /** Completed session ids, newest first. */
+  finished: string[];
   /** Claims the single upload slot; false when an upload is already running. */
-  beginUpload: () => boolean;
-  finishUpload: (fileIds: string[] | null) => void;
-  markCompletionNotified: () => void;
-  clear: () => void;
+  beginUpload: (fileNames: string[]) => boolean;
+  updateProgress: (progress: UploadRunProgress) => void;
+  finishUpload: () => void;
+  /** Waits on a session this tab uploaded (called once it is finalized). */
+  watchOwnSession: (sessionId: string, since: number) => void;
+  setWatched: (watched: Record<string, WatchedSession>) => void;
+  markNotified: (sessionId: string) => void;
+  /** A report failed for a transient reason: watch the session again and report it later. */
+  rewatch: (sessionId: string, entry: WatchedSession) => void;
+  addFinished: (sessionId: string) => void;
+  clearFinished: () => void;
 }
 
 export const useUploadStore = create<UploadState>()((set, get) => ({
   uploading: false,
-  fileIds: [],
-  startedAt: null,
-  completionNotified: false,
-  beginUpload: () => {
+  inFlight: null,
+  watched: {},
+  notified: new Set(),
+  finished: [],
+  beginUpload: (fileNames) => {
     if (get().uploading) return false;
-    set({ uploading: true });
+    set({ uploading: true, inFlight: { fileNames } });
     return true;
   },
-  finishUpload: (fileIds) =>
-    set(
-      fileIds
-        ? { uploading: false, fileIds, startedAt: Date.now(), completionNotified: false }
-        : { uploading: false },
+  updateProgress: (progress) =>
+    set((state) => (state.inFlight ? { inFlight: { ...state.inFlight, ...progress } } : {})),
+  finishUpload: () => set({ uploading: false, inFlight: null }),
+  watchOwnSession: (sessionId, since) =>
+    set((state) =>
+      state.notified.has(sessionId)
+        ? {}
+        : { watched: { ...state.watched, [sessionId]: { since, own: true } } },
     ),
-  markCompletionNotified: () => set({ completionNotified: true }),
-  clear: () => set({ fileIds: [], startedAt: null, completionNotified: false }),
+  setWatched: (watched) => set({ watched }),
+  markNotified: (sessionId) => set((state) => ({ notified: new Set(state.notified).add(sessionId) })),
+  rewatch: (sessionId, entry) =>
+    set((state) => {
+      const notified = new Set(state.notified);
+      notified.delete(sessionId);
+      return { notified, watched: { ...state.watched, [sessionId]: entry } };
+    }),
+  addFinished: (sessionId) =>
+    set((state) => ({
+      finished: [sessionId, ...state.finished.filter((id) => id !== sessionId)].slice(
+        0,
+        MAX_FINISHED_SESSIONS,
+      ),
+    })),
+  clearFinished: () => set({ finished: [] }),
 }));

@@ -1,48 +1,96 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { errorMessage } from '../../api/client';
-import { useFileStatuses } from '../../api/hooks';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { UploadSessionSummary } from '@sift/api/contracts';
+import { isApiError } from '../../api/client';
+import { uploadSessionSummaryQuery, useActiveUploadSessions } from '../../api/hooks';
 import { queryKeys } from '../../api/queryKeys';
 import { notify } from '../../lib/notify';
+import {
+  UPLOAD_COMPLETE_MESSAGE,
+  completionOutcome,
+  detectCompletions,
+  failureToast,
+  type SessionCompletion,
+} from '../../lib/uploadSessions';
 import { useUploadStore } from '../../stores/uploadStore';
 
-/** Spec section 4: the upload-complete toast shows for 5 seconds. */
+/** Spec sections 4 and 9: the upload-complete toast shows for 5 seconds. */
 export const UPLOAD_COMPLETE_TOAST_MS = 5_000;
+/** Failures name files and reasons: give people time to read them. */
+const UPLOAD_FAILED_TOAST_MS = 10_000;
 
 /**
- * Watches the files of the latest upload from anywhere in the main area (so leaving the Upload
- * screen does not lose the outcome) and reports once when none is PROCESSING any more.
+ * Polls the active upload sessions from anywhere in the main area (so leaving the Upload screen
+ * does not lose the outcome) and reports each session once when it completes: the upload-complete
+ * toast, or an error naming the files that failed. Completion also refreshes the files list and
+ * every search, since processing may have derived AUTHOR files.
  */
 export function UploadWatcher() {
   const queryClient = useQueryClient();
-  const fileIds = useUploadStore((state) => state.fileIds);
-  const notified = useUploadStore((state) => state.completionNotified);
-  const markNotified = useUploadStore((state) => state.markCompletionNotified);
-  const statuses = useFileStatuses(fileIds);
-
-  const settled =
-    fileIds.length > 0 &&
-    statuses.every((query) => (query.data ? query.data.status !== 'PROCESSING' : query.isError));
+  const snapshot = useActiveUploadSessions().data;
 
   useEffect(() => {
-    if (!settled || notified) return;
-    markNotified();
-    const failures = statuses.filter((query) => !query.data || query.data.status !== 'PROCESSED');
-    if (failures.length === 0) {
-      notify.success('Upload complete! All files processed successfully.', {
-        autoClose: UPLOAD_COMPLETE_TOAST_MS,
+    if (!snapshot) return;
+    const store = useUploadStore.getState();
+    const { completions, watched } = detectCompletions({
+      watched: store.watched,
+      notified: store.notified,
+      active: snapshot.sessions,
+      requestedAt: snapshot.requestedAt,
+    });
+    store.setWatched(watched);
+    for (const completion of completions) {
+      const entry = store.watched[completion.sessionId] ?? { since: snapshot.requestedAt, own: false };
+      // Marked before the (async) report, so a poll landing meanwhile cannot report it twice.
+      store.markNotified(completion.sessionId);
+      report(queryClient, completion).catch((error: unknown) => {
+        console.error('Could not read the final state of an upload session', error);
+        useUploadStore.getState().rewatch(completion.sessionId, { ...entry, since: Date.now() });
       });
-    } else {
-      for (const query of failures) {
-        const name = query.data?.originalFilename ?? 'A file';
-        const reason = query.data?.errorMessage ?? errorMessage(query.error, 'Processing failed.');
-        notify.error(reason, { title: `${name} could not be processed`, autoClose: 8_000 });
-      }
     }
-    // Processing may have derived author files: refresh the list and every search.
-    void queryClient.invalidateQueries({ queryKey: queryKeys.files.list() });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.search.all });
-  }, [settled, notified, markNotified, statuses, queryClient]);
+  }, [snapshot, queryClient]);
 
   return null;
+}
+
+/** The final state of a session that left the active list; null when it no longer exists. */
+async function finalSummary(
+  queryClient: QueryClient,
+  completion: SessionCompletion,
+): Promise<UploadSessionSummary | null> {
+  if (completion.summary) {
+    queryClient.setQueryData(queryKeys.uploads.summary(completion.sessionId), completion.summary);
+    return completion.summary;
+  }
+  try {
+    return await queryClient.fetchQuery({ ...uploadSessionSummaryQuery(completion.sessionId), staleTime: 0 });
+  } catch (error) {
+    // Expired or cleaned up: the spec counts a session that had files and has none as complete.
+    if (isApiError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+async function report(queryClient: QueryClient, completion: SessionCompletion): Promise<void> {
+  const summary = await finalSummary(queryClient, completion);
+  const outcome = completionOutcome(summary);
+  if (outcome.kind === 'success') {
+    notify.success(UPLOAD_COMPLETE_MESSAGE, {
+      id: `upload-complete-${completion.sessionId}`,
+      autoClose: UPLOAD_COMPLETE_TOAST_MS,
+    });
+  } else {
+    const { title, message } = failureToast(outcome);
+    notify.error(message, {
+      id: `upload-failed-${completion.sessionId}`,
+      title,
+      autoClose: UPLOAD_FAILED_TOAST_MS,
+    });
+  }
+  // The Upload screen keeps showing the final state of its files.
+  if (summary && summary.files.length > 0) useUploadStore.getState().addFinished(completion.sessionId);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: queryKeys.files.list() }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.search.all }),
+  ]);
 }
