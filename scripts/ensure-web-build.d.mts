@@ -1,2 +1,2 @@
-/** Runs `npm run build -w web` unless `web/dist/index.html` exists; throws when the build fails. */
+/** Runs `npm run build -w web` unless `web/dist/index.html` exists and is newer than the sources; throws when the build fails. */
 export function ensureWebBuild(): void;
