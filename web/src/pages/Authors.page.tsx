@@ -1,16 +1,18 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useAuthorsSearch, useExport, useFiles } from '../api/hooks';
+import { useAuthorsSearch, useFiles } from '../api/hooks';
 import { ColumnSearchForm } from '../components/ColumnSearchForm/ColumnSearchForm';
 import { ExportDialog } from '../components/ExportDialog/ExportDialog';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
+import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { SearchResults } from '../components/SearchResults/SearchResults';
-import { datedFilename, normalizeCustomFilename, type ExportFormat } from '../lib/exportFilename';
+import { datedFilename } from '../lib/exportFilename';
 import { notify } from '../lib/notify';
 import { searchableFiles, unionColumns } from '../lib/search';
 import { useColumnSearchForm } from '../lib/useColumnSearchForm';
 import { useMinimumDuration } from '../lib/useMinimumDuration';
+import { useResultsExport } from '../lib/useResultsExport';
 import { useSearchErrorToasts } from '../lib/useSearchErrorToasts';
 
 const MIN_LOADING_MS = 1_000;
@@ -27,21 +29,15 @@ export function AuthorsPage() {
   const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
   useSearchErrorToasts(search, form.request?.page ?? 0);
 
-  const exporter = useExport();
-  const [exportOpen, setExportOpen] = useState(false);
+  const exporter = useResultsExport({
+    request: form.request ? { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' } : null,
+    results: search.data,
+    defaultFilename: () => datedFilename('authors_search_results_'),
+  });
 
   if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;
   if (files.isError && !files.data) {
-    return (
-      <Alert color="red" title="Authors Search" role="alert">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">Failed to load initial data. Please try again.</Text>
-          <Button size="xs" variant="white" color="red" onClick={() => void files.refetch()}>
-            Try Again
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    return <InitialLoadError title="Authors Search" onRetry={() => void files.refetch()} />;
   }
 
   const noFilesAtAll = files.data.length === 0;
@@ -53,37 +49,6 @@ export function AuthorsPage() {
       return;
     }
     if (!form.submit()) void search.refetch();
-  };
-
-  const openExport = () => {
-    if (!form.request || !search.data || search.data.totalRecords === 0 || !search.data.searchAvailable) {
-      notify.error('No search results to export');
-      return;
-    }
-    setExportOpen(true);
-  };
-
-  const runExport = (format: ExportFormat, filename: string) => {
-    if (!form.request) return;
-    const customFilename =
-      normalizeCustomFilename(filename, format) ?? datedFilename('authors_search_results_');
-    exporter.mutate(
-      {
-        request: { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' },
-        format,
-        customFilename,
-      },
-      {
-        onSuccess: () => {
-          setExportOpen(false);
-          notify.success('Export completed successfully! Your file is being downloaded.');
-        },
-        onError: (error) => {
-          console.error('Export failed', error);
-          notify.error('Export failed. Please try again.');
-        },
-      },
-    );
   };
 
   return (
@@ -137,7 +102,7 @@ export function AuthorsPage() {
                 searching={loading}
                 activeTerms={form.activeTerms}
                 extraActions={
-                  <Button variant="light" onClick={openExport} disabled={exporter.isPending}>
+                  <Button variant="light" onClick={exporter.open} disabled={exporter.exporting}>
                     Export Results
                   </Button>
                 }
@@ -169,10 +134,10 @@ export function AuthorsPage() {
             />
           )}
           <ExportDialog
-            opened={exportOpen}
-            onClose={() => setExportOpen(false)}
-            onExport={runExport}
-            exporting={exporter.isPending}
+            opened={exporter.opened}
+            onClose={exporter.close}
+            onExport={exporter.run}
+            exporting={exporter.exporting}
             totalRecords={search.data?.totalRecords ?? 0}
             defaultFilename={datedFilename('authors_search_results_')}
           />

@@ -1,16 +1,18 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { useExport, useFiles, useGeneralSearch } from '../api/hooks';
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { useFiles, useGeneralSearch } from '../api/hooks';
 import { ColumnSearchForm } from '../components/ColumnSearchForm/ColumnSearchForm';
 import { ExportDialog } from '../components/ExportDialog/ExportDialog';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
+import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { SearchResults } from '../components/SearchResults/SearchResults';
-import { datedFilename, normalizeCustomFilename, type ExportFormat } from '../lib/exportFilename';
+import { datedFilename } from '../lib/exportFilename';
 import { notify } from '../lib/notify';
 import { searchableFiles, unionColumns } from '../lib/search';
 import { useColumnSearchForm } from '../lib/useColumnSearchForm';
 import { useMinimumDuration } from '../lib/useMinimumDuration';
+import { useResultsExport } from '../lib/useResultsExport';
 import { useSearchErrorToasts } from '../lib/useSearchErrorToasts';
 
 /** Spec section 9: minimum display of the search loading state. */
@@ -28,8 +30,10 @@ export function SearchPage() {
   const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
   useSearchErrorToasts(search, form.request?.page ?? 0);
 
-  const exporter = useExport();
-  const [exportOpen, setExportOpen] = useState(false);
+  const exporter = useResultsExport({
+    request: form.request ? { searchCriteria: form.request.searchCriteria } : null,
+    results: search.data,
+  });
 
   const initialErrorShown = useRef(false);
   useEffect(() => {
@@ -41,16 +45,7 @@ export function SearchPage() {
 
   if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;
   if (files.isError && !files.data) {
-    return (
-      <Alert color="red" title="Search" role="alert">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">Failed to load initial data. Please try again.</Text>
-          <Button size="xs" variant="white" color="red" onClick={() => void files.refetch()}>
-            Try Again
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    return <InitialLoadError title="Search" onRetry={() => void files.refetch()} />;
   }
 
   const processing = files.data.some((file) => file.fileType === 'GENERAL' && file.status === 'PROCESSING');
@@ -61,32 +56,6 @@ export function SearchPage() {
       return;
     }
     if (!form.submit()) void search.refetch();
-  };
-
-  const openExport = () => {
-    if (!form.request || !search.data || search.data.totalRecords === 0 || !search.data.searchAvailable) {
-      notify.error('No search results to export');
-      return;
-    }
-    setExportOpen(true);
-  };
-
-  const runExport = (format: ExportFormat, filename: string) => {
-    if (!form.request) return;
-    const customFilename = normalizeCustomFilename(filename, format);
-    exporter.mutate(
-      { request: { searchCriteria: form.request.searchCriteria }, format, customFilename },
-      {
-        onSuccess: () => {
-          setExportOpen(false);
-          notify.success('Export completed successfully! Your file is being downloaded.');
-        },
-        onError: (error) => {
-          console.error('Export failed', error);
-          notify.error('Export failed. Please try again.');
-        },
-      },
-    );
   };
 
   return (
@@ -128,7 +97,7 @@ export function SearchPage() {
               searching={loading}
               activeTerms={form.activeTerms}
               extraActions={
-                <Button variant="light" onClick={openExport} disabled={exporter.isPending}>
+                <Button variant="light" onClick={exporter.open} disabled={exporter.exporting}>
                   Export Results
                 </Button>
               }
@@ -146,10 +115,10 @@ export function SearchPage() {
             onRetry={() => void search.refetch()}
           />
           <ExportDialog
-            opened={exportOpen}
-            onClose={() => setExportOpen(false)}
-            onExport={runExport}
-            exporting={exporter.isPending}
+            opened={exporter.opened}
+            onClose={exporter.close}
+            onExport={exporter.run}
+            exporting={exporter.exporting}
             totalRecords={search.data?.totalRecords ?? 0}
             defaultFilename={datedFilename('search_results_')}
           />
