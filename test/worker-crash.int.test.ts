@@ -1,6 +1,7 @@
 /**
  * A worker killed in the middle of a file: the job is picked up again by the next process and the
- * file ends PROCESSED with exactly its rows (no duplicates, nothing partial), searchable once.
+ * file ends PROCESSED with exactly its rows (no duplicates, nothing partial), searchable once. A
+ * worker stopped with SIGTERM finishes the file it has before it exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -98,4 +99,46 @@ it('re-ingests a file from scratch after its worker was killed mid-load', async 
   const one = await user.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Person 123456' } });
   expect(one.data.map((r) => r.Name)).toEqual(['Person 123456']);
   expect((await user.json<FileRecord[]>('/file/files')).map((f) => f.status)).toEqual(['PROCESSED']);
+});
+
+it('finishes the file in hand when stopped with SIGTERM', async () => {
+  // chDB allows one process per data directory: stop the previous test's process first.
+  for (const c of children) {
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGKILL');
+      await new Promise((r) => c.once('exit', r));
+    }
+  }
+  const port = await freePort();
+  const id = randomUUID().replaceAll('-', '');
+  const overrides = {
+    port,
+    dataDir,
+    clickhouseDatabase: `term_${id}`,
+    queuePrefix: `sift-term-${id}`,
+    webDir: undefined,
+    csvChunkBytes: 256 * 1024,
+    csvLoader: 'engine-chunked',
+  };
+  const child = await startChild(overrides);
+  const url = `http://localhost:${port}`;
+  const user = new ApiClient(url, await signIn(url, 'admin@example.com', 'Tess Term'));
+  await user.json('/accounts/onboard', { firstName: 'Tess', lastName: 'Term' });
+  const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
+  const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
+    .id;
+  for (;;) {
+    const s = await user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`);
+    if (s.files[0]!.currentStage === 2) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGTERM');
+  const code = await new Promise((r) => child.once('exit', r));
+  expect(code).toBe(0);
+
+  // Nothing was left for another worker: the file is complete already.
+  await startChild(overrides);
+  const file = await user.json<FileRecord>(`/file/files/${uploaded!.id}`);
+  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
+  expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
 });
