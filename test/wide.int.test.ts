@@ -1,0 +1,68 @@
+/**
+ * Very wide sheets: past the physical-column guard, headers overflow into the `extra` map and stay
+ * searchable and exportable; merged cells keep their value in the top-left cell.
+ */
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import type { SearchResponse } from '@sift/api/contracts';
+import { MAX_PHYSICAL_COLUMNS } from '@sift/clickhouse';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let user: ApiClient;
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  user = await ApiClient.signIn(sift, 'admin@example.com', 'Wendy Wide');
+  await user.json('/accounts/onboard', { firstName: 'Wendy', lastName: 'Wide' });
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+it('keeps every column of a sheet wider than the column guard, searchable', async () => {
+  const width = MAX_PHYSICAL_COLUMNS + 100;
+  const headers = Array.from({ length: width }, (_, i) => `Field ${i + 1}`);
+  const row = (r: number) => headers.map((_, i) => `r${r}c${i + 1}`);
+  const csv = [headers, row(1), row(2)].map((cells) => cells.join(',')).join('\n');
+  const [uploaded] = await user.upload([{ name: 'wide.csv', bytes: new TextEncoder().encode(csv) }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: 2, totalColumns: width });
+  expect(file.columnNames).toEqual(headers);
+
+  const last = `Field ${width}`;
+  const res = await user.json<SearchResponse>('/file/search', { searchCriteria: { [last]: `r2c${width}` } });
+  expect(res.totalRecords).toBe(1);
+  expect(res.data[0]).toMatchObject({ 'Field 1': 'r2c1', [last]: `r2c${width}` });
+
+  const exported = await user.fetch('/file/export', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ searchCriteria: {}, format: 'CSV', columns: ['Field 1', last] }),
+  });
+  expect(
+    (await exported.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n'),
+  ).toEqual([`Field 1,${last}`, `r1c1,r1c${width}`, `r2c1,r2c${width}`]);
+});
+
+it('keeps a merged cell’s value in its top-left cell', async () => {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Merged');
+  ws.addRow(['Region', 'Q1', 'Q2']);
+  ws.addRow(['North', 10, 20]);
+  ws.addRow(['', 30, 40]);
+  ws.mergeCells('A2:A3');
+  const [uploaded] = await user.upload([
+    { name: 'merged.xlsx', bytes: new Uint8Array(await wb.xlsx.writeBuffer()) },
+  ]);
+  const file = await user.waitForIngest(uploaded!.id);
+  const res = await user.json<SearchResponse>('/file/search', { fileIds: [file.id] });
+  expect(res.data.map((r) => [r.Region, r.Q1, r.Q2])).toEqual([
+    ['North', '10', '20'],
+    ['', '30', '40'],
+  ]);
+});
