@@ -13,8 +13,7 @@ let user: ApiClient;
 
 beforeAll(async () => {
   sift = await startTestSift();
-  user = await ApiClient.signIn(sift, 'admin@example.com', 'Grace Hopper');
-  await user.json('/accounts/onboard', { firstName: 'Grace', lastName: 'Hopper' });
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Grace', 'Hopper');
 });
 afterAll(async () => {
   await sift?.close();

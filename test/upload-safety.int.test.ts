@@ -19,8 +19,7 @@ let blobDir: string;
 beforeAll(async () => {
   sift = await startTestSift({ maxUploadBytes: MAX_UPLOAD_BYTES });
   blobDir = path.join(sift.config.dataDir, 'blobs');
-  user = await ApiClient.signIn(sift, 'admin@example.com', 'Safe Uploader');
-  await user.json('/accounts/onboard', { firstName: 'Safe', lastName: 'Uploader' });
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Safe', 'Uploader');
 });
 afterAll(async () => {
   await sift?.close();

@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import type {
   UploadSession,
   UploadSessionSummary,
 } from '@sift/api/contracts';
-import { ApiClient, startTestSift } from './support/sift.ts';
+import { ApiClient, freePort, startTestSift } from './support/sift.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/wos-savedrecs-small.xls', import.meta.url));
 
@@ -26,8 +25,7 @@ let user: ApiClient;
 beforeAll(async () => {
   // Small CSV chunks, so a test-sized file loads in many steps with progress measured by chunk.
   sift = await startTestSift({ csvChunkBytes: 256 * 1024, csvLoader: 'engine-chunked' });
-  user = await ApiClient.signIn(sift, 'admin@example.com', 'Tracy Tracker');
-  await user.json('/accounts/onboard', { firstName: 'Tracy', lastName: 'Tracker' });
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Tracy', 'Tracker');
 });
 afterAll(async () => {
   await sift?.close();
@@ -205,15 +203,6 @@ describe('Redis not answering', () => {
   let redis: ChildProcess;
   let own: RunningSift;
 
-  async function freePort(): Promise<number> {
-    return new Promise((resolve) => {
-      const srv = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = srv.address() as { port: number };
-        srv.close(() => resolve(port));
-      });
-    });
-  }
-
   beforeAll(async () => {
     const port = await freePort();
     redis = spawn(
@@ -233,8 +222,7 @@ describe('Redis not answering', () => {
   });
 
   it('answers uploads with 503 quickly and keeps nothing; works again once Redis answers', async () => {
-    const client = await ApiClient.signIn(own, 'admin@example.com', 'Ops Person');
-    await client.json('/accounts/onboard', { firstName: 'Ops', lastName: 'Person' });
+    const client = await ApiClient.onboarded(own.url, 'admin@example.com', 'Ops', 'Person');
     const blobs = path.join(own.config.dataDir, 'blobs');
     const before = readdirSync(blobs).length;
 

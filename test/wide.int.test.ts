@@ -14,8 +14,7 @@ let user: ApiClient;
 
 beforeAll(async () => {
   sift = await startTestSift();
-  user = await ApiClient.signIn(sift, 'admin@example.com', 'Wendy Wide');
-  await user.json('/accounts/onboard', { firstName: 'Wendy', lastName: 'Wide' });
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Wendy', 'Wide');
 });
 afterAll(async () => {
   await sift?.close();

@@ -6,14 +6,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import type { FileRecord, SearchResponse, UploadSessionSummary } from '@sift/api/contracts';
-import { ApiClient } from './support/sift.ts';
-import { signIn } from './support/oidc.ts';
+import { ApiClient, freePort } from './support/sift.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROWS = 200_000;
@@ -24,15 +22,6 @@ afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts Sift in a child process and resolves with it once it serves. */
 function startChild(overrides: Record<string, unknown>): Promise<ChildProcess> {
@@ -75,8 +64,7 @@ it('re-ingests a file from scratch after its worker was killed mid-load', async 
   };
   const first = await startChild(overrides);
   const url = `http://localhost:${port}`;
-  const user = new ApiClient(url, await signIn(url, 'admin@example.com', 'Kim Killer'));
-  await user.json('/accounts/onboard', { firstName: 'Kim', lastName: 'Killer' });
+  const user = await ApiClient.onboarded(url, 'admin@example.com', 'Kim', 'Killer');
 
   const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
   const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
@@ -122,8 +110,7 @@ it('finishes the file in hand when stopped with SIGTERM', async () => {
   };
   const child = await startChild(overrides);
   const url = `http://localhost:${port}`;
-  const user = new ApiClient(url, await signIn(url, 'admin@example.com', 'Tess Term'));
-  await user.json('/accounts/onboard', { firstName: 'Tess', lastName: 'Term' });
+  const user = await ApiClient.onboarded(url, 'admin@example.com', 'Tess', 'Term');
   const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
   const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
     .id;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -38,6 +39,18 @@ export class ApiClient {
     return new ApiClient(sift.url, await signIn(sift.url, email, name));
   }
 
+  /** Signs in at `appUrl` as `firstName lastName` and completes profile setup (for an account that starts active). */
+  static async onboarded(
+    appUrl: string,
+    email: string,
+    firstName: string,
+    lastName: string,
+  ): Promise<ApiClient> {
+    const client = new ApiClient(appUrl, await signIn(appUrl, email, `${firstName} ${lastName}`));
+    await client.json('/accounts/onboard', { firstName, lastName });
+    return client;
+  }
+
   fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.token) headers.set('authorization', `Bearer ${this.token}`);
@@ -74,4 +87,14 @@ export class ApiClient {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a process the test starts itself). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
 }
