@@ -3,6 +3,7 @@
  * header = first non-empty row, ragged rows kept, formulas as cached values, dates in ISO form.
  */
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { FileRecord, FileStatistics, SearchResponse } from '@sift/api/contracts';
@@ -180,4 +181,56 @@ it('fails an empty CSV alone with "File is empty" and rejects other extensions a
     error: 'Invalid file type: notes.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
     code: 'INVALID_FILE_TYPE',
   });
+});
+
+/** A workbook at the format's limits: cells in column XFD (16,384) and row 1,048,576, inline and shared strings. */
+async function limitsWorkbook(): Promise<Uint8Array> {
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('Limits').addRow(['placeholder']);
+  const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
+  const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+  zip.file(
+    'xl/worksheets/sheet1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>
+<row r="1">${inline('A1', 'Name')}<c r="B1" t="s"><v>0</v></c>${inline('XFD1', 'Last Column')}</row>
+<row r="2">${inline('A2', 'Ada Lovelace')}<c r="B2" t="s"><v>1</v></c></row>
+<row r="1048576">${inline('A1048576', 'Zelda')}${inline('XFD1048576', 'far corner')}</row>
+</sheetData></worksheet>`,
+  );
+  zip.file(
+    'xl/sharedStrings.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="2" uniqueCount="2"><si><t>City</t></si><si><t>London</t></si></sst>`,
+  );
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+it('reads inline and shared strings, the last column (XFD) and the last row (1,048,576)', async () => {
+  const [uploaded] = await user.upload([{ name: 'limits.xlsx', bytes: await limitsWorkbook() }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 2,
+    totalColumns: 16_384,
+    sheetNames: ['Limits'],
+  });
+  expect([file.columnNames[0], file.columnNames[1], file.columnNames[16_383]]).toEqual([
+    'Name',
+    'City',
+    'Last Column',
+  ]);
+
+  const ada = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { Name: 'lovelace' },
+  });
+  expect(ada.data.map((r) => [r.Name, r.City, r.__rowNumber])).toEqual([['Ada Lovelace', 'London', 2]]);
+  const corner = await user.json<SearchResponse>('/file/search', {
+    fileIds: [file.id],
+    searchCriteria: { 'Last Column': 'far corner' },
+  });
+  expect(corner.data.map((r) => [r.Name, r['Last Column'], r.__rowNumber])).toEqual([
+    ['Zelda', 'far corner', 1_048_576],
+  ]);
 });

@@ -97,6 +97,22 @@ describe('refused uploads', () => {
     );
   });
 
+  it('refuses markup posing as .xls (the SheetJS ReDoS input, CVE-2024-22363) before any parser sees it', async () => {
+    // SheetJS's ReDoS lived in the regular expressions of its XML/HTML readers; a legacy .xls must
+    // be a real OLE compound file, so markup with pathological tags never reaches them.
+    const attrs = ' a="1"'.repeat(50_000);
+    const markup = `<?xml version="1.0"?><Workbook><Worksheet${attrs}><Table><Row><Cell${'\t'.repeat(50_000)}>`;
+    for (const content of [markup, `<html><table${attrs}><tr><td>x</td></tr></table></html>`]) {
+      const before = blobCount();
+      const res = await uploadOne('savedrecs.xls', new TextEncoder().encode(content));
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as { error: string }).error).toBe(
+        '"savedrecs.xls" is not an Excel workbook: its content is not in the .xls format. Open it in Excel and save it again as .xlsx.',
+      );
+      expect(blobCount()).toBe(before);
+    }
+  });
+
   it('refuses more than 25 files in one request with a clear message', async () => {
     const form = new FormData();
     for (let i = 0; i < 26; i++) form.append('files', new Blob(['A\n1\n']), `f${i}.csv`);

@@ -12,6 +12,7 @@ import { RowsRepository } from './rows.repository.ts';
 export * from './accounts.repository.ts';
 export * from './files.repository.ts';
 export * from './rows.repository.ts';
+export * from './skip-index.ts';
 export { openClickHouse, type ClickHouseOptions } from './client.ts';
 export { migrate } from './migrations.ts';
 export { ident, likeContains } from './sql.ts';

@@ -11,6 +11,8 @@ import { InvalidFileError, trimRow, uniqueHeaders, type ReadProgress } from './p
 
 /** Size of the pieces the CSV body is loaded in (progress granularity, bounded engine memory). */
 export const CSV_CHUNK_BYTES = 32 * 1024 * 1024;
+/** Records read ahead of the load to decide each new column's skip index. */
+const SAMPLE_ROWS = 2_000;
 /** Share of the load stage spent scanning and splitting (the rest: the engine loading chunks). */
 const SCAN_SHARE = 25;
 
@@ -24,27 +26,28 @@ const SCAN_SHARE = 25;
  */
 export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null> {
   const sheet = path.parse(ctx.originalName).name || 'Sheet1';
-  const { encoding, sample } = await sniff(ctx.filePath);
-  const delimiter = detectDelimiter(sample);
+  const { encoding, sample: head } = await sniff(ctx.filePath);
+  const delimiter = detectDelimiter(head);
   // ClickHouse's CSV reader refuses a tab delimiter (it would clash with whitespace trimming).
   if (delimiter === '\t') return null;
 
-  // The header row: the first record with content, and its record number.
+  // The header row (the first record with content, and its record number) and a sample of the
+  // records after it, which decides the skip index of each new column.
   let header: { rowNumber: number; cells: string[] } | null = null;
+  const sample: string[][] = [];
   for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 })) {
     const cells = trimRow(row.cells);
-    if (cells.some((c) => c.trim())) {
-      header = { rowNumber: row.rowNumber, cells };
-      break;
-    }
+    if (!cells.some((c) => c.trim())) continue;
+    if (!header) header = { rowNumber: row.rowNumber, cells };
+    else if (sample.push(cells) >= SAMPLE_ROWS) break;
   }
   if (!header) throw new InvalidFileError('File is empty', 'empty');
 
   // UTF-8 without a BOM, header on one line: the engine reads the stored file as it is.
-  const hasBom = sample.charCodeAt(0) === 0xfeff;
+  const hasBom = head.charCodeAt(0) === 0xfeff;
   const oneLineHeader = !header.cells.some((c) => /[\r\n]/.test(c));
   if (encoding === 'utf-8' && !hasBom && oneLineHeader && (ctx.csvLoader ?? 'engine') === 'engine') {
-    const loaded = await loadDirect(ctx, sheet, delimiter, header);
+    const loaded = await loadDirect(ctx, sheet, delimiter, header, sample);
     if (loaded) return loaded;
     await ctx.storage.rows.deleteFiles([ctx.fileId]); // ragged: load again, wider
   }
@@ -74,7 +77,7 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
     }
 
     const headers = widenHeaders(uniqueHeaders(header.cells), split.maxFields);
-    const general = await startSheet(ctx, sheet, headers);
+    const general = await startSheet(ctx, sheet, headers, sample);
     if (!general) return null;
     const total = Math.max(
       1,
@@ -114,9 +117,10 @@ async function loadDirect(
   sheet: string,
   delimiter: string,
   header: { rowNumber: number; cells: string[] },
+  sample: string[][],
 ): Promise<Loaded | null> {
   const headers = uniqueHeaders(header.cells);
-  const general = await startSheet(ctx, sheet, headers);
+  const general = await startSheet(ctx, sheet, headers, sample);
   if (!general) return null;
   const size = (await stat(ctx.filePath)).size;
   const started = Date.now();
@@ -144,9 +148,14 @@ async function loadDirect(
 }
 
 /** The GENERAL file's loader with the sheet's columns in place, or null past the column guard. */
-async function startSheet(ctx: LoadContext, sheet: string, headers: string[]): Promise<FileLoader | null> {
+async function startSheet(
+  ctx: LoadContext,
+  sheet: string,
+  headers: string[],
+  sample: string[][],
+): Promise<FileLoader | null> {
   const general = new FileLoader(ctx.storage, ctx.fileId);
-  await general.startSheet(sheet, headers);
+  await general.startSheet(sheet, headers, sample);
   return headers.every((h) => general.columnMap[h]) ? general : null;
 }
 

@@ -60,6 +60,8 @@ export class FileLoader {
   #buffer: string[][] = [];
   #firstRowNumber = 1;
   #lastRowNumber = 0;
+  /** The current headers have not been given columns yet (see startSheet). */
+  #unregistered = false;
   /** The insert in flight: parsing the next batch overlaps with it (at most one at a time). */
   #inFlight: Promise<void> = Promise.resolve();
 
@@ -68,20 +70,25 @@ export class FileLoader {
     readonly fileId: string,
   ) {}
 
-  /** Starts a sheet whose rows are aligned with `headers`. */
-  async startSheet(sheet: string, headers: string[]): Promise<void> {
+  /**
+   * Starts a sheet whose rows are aligned with `headers`. The headers get their columns with the
+   * first batch of rows, which is the sample that decides each new column's skip index; pass
+   * `sample` (rows aligned with `headers`) to create them now instead.
+   */
+  async startSheet(sheet: string, headers: string[], sample?: string[][]): Promise<void> {
     await this.flush();
     this.#sheet = sheet;
     this.#headers = headers;
+    this.#unregistered = true;
     if (!this.sheetNames.includes(sheet)) this.sheetNames.push(sheet);
-    await this.#register(headers);
+    if (sample) await this.#register(sample);
   }
 
   /** Replaces the current sheet's headers (grown by a ragged row longer than the header row). */
   async setHeaders(headers: string[]): Promise<void> {
     await this.flush();
     this.#headers = headers;
-    await this.#register(headers);
+    this.#unregistered = true;
   }
 
   get headers(): string[] {
@@ -104,6 +111,7 @@ export class FileLoader {
   /** Hands the buffered rows to an insert without waiting for it (after the previous one has ended). */
   async flush(): Promise<void> {
     if (!this.#buffer.length) return;
+    if (this.#unregistered) await this.#register(this.#buffer);
     const batch = {
       fileId: this.fileId,
       sheet: this.#sheet,
@@ -127,13 +135,17 @@ export class FileLoader {
   /** Flushes and waits until every row is inserted. */
   async finish(): Promise<void> {
     await this.flush();
+    if (this.#unregistered) await this.#register([]);
     await this.#inFlight;
   }
 
-  async #register(headers: string[]): Promise<void> {
+  async #register(sample: string[][]): Promise<void> {
+    this.#unregistered = false;
+    const headers = this.#headers;
     const fresh = headers.filter((h) => !(h in this.columnMap));
     if (!fresh.length) return;
-    Object.assign(this.columnMap, await this.storage.rows.ensureColumns(fresh));
+    const map = await this.storage.rows.ensureColumns(headers, sample);
+    for (const h of fresh) this.columnMap[h] = map[h]!;
     this.columnNames.push(...fresh);
   }
 }

@@ -1,0 +1,95 @@
+/**
+ * Text skip indexes (architecture, "Skip index"): each new column gets one unless its values are
+ * ID-like, decided from the rows being ingested, on both the engine CSV path and the JavaScript
+ * parsers; `ILIKE` searches on an indexed column use the index and still find exactly the rows.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ident,
+  likeContains,
+  MAX_TEXT_INDEXES,
+  newUploadRecord,
+  openStorage,
+  textIndexName,
+  type Storage,
+} from '@sift/clickhouse';
+import { ingestFile } from '@sift/ingest-worker';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-index-'));
+let storage: Storage;
+
+beforeAll(async () => {
+  storage = await openStorage({
+    user: 'default',
+    password: '',
+    database: `idx_${randomUUID().replaceAll('-', '')}`,
+    dataDir: dir,
+  });
+});
+afterAll(async () => {
+  await storage?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ingest(name: string, text: string, csvLoader: 'engine' | 'javascript') {
+  const id = randomUUID();
+  writeFileSync(path.join(dir, id), text);
+  await storage.files.save(
+    newUploadRecord({ id, ownerId: 'o', originalFilename: name, filename: id, sizeBytes: text.length }),
+  );
+  const written = await ingestFile(
+    { storage, blobDir: dir, tmpDir: path.join(dir, 'tmp'), csvLoader },
+    { fileId: id, ownerId: 'o', storedName: id, originalFilename: name },
+  );
+  return written.find((f) => f.id === id)!;
+}
+
+const SURNAMES = ['Smith', 'Müller', 'García', 'Kim', 'Nguyen', 'Rossi', 'Novak', 'Tanaka'];
+
+describe.each(['engine', 'javascript'] as const)('skip indexes (%s loader)', (loader) => {
+  it('indexes name columns, not ID-like ones, and searches use the index', async () => {
+    const names = loader === 'engine' ? ['Authors', 'DOI'] : ['Author Names', 'Accession Number'];
+    const lines = [names.join(',')];
+    for (let i = 0; i < 300; i++) {
+      const author = i === 123 ? 'Zyskowski, Q' : `${SURNAMES[i % 8]}, A`;
+      lines.push(`"${author}",10.${1000 + (i % 40)}/j.x.2020.${i}`);
+    }
+    const file = await ingest(`${loader}.csv`, `${lines.join('\n')}\n`, loader);
+    expect(file.status).toBe('PROCESSED');
+    const [authorCol, idCol] = names.map((h) => file.columnMap[h]!);
+    const indexed = await storage.rows.indexedColumns();
+    expect(indexed.has(authorCol!)).toBe(true);
+    expect(indexed.has(idCol!)).toBe(false);
+
+    const where = `file_id = {id:String} AND ${ident(authorCol!)} ILIKE {t:String}`;
+    const params = { id: file.id, t: likeContains('zyskowski') };
+    const plan = await storage.client.query({
+      query: `EXPLAIN indexes = 1 SELECT count() FROM ${ident(storage.database)}.rows WHERE ${where}`,
+      query_params: params,
+      format: 'TabSeparatedRaw',
+    });
+    expect(await plan.text()).toContain(textIndexName(authorCol!));
+
+    const criteria = { [names[0]!]: 'zyskowski' };
+    expect(await storage.rows.count({ files: [file], criteria })).toBe(1);
+    const muller = lines.filter((l) => l.startsWith('"Müller')).length;
+    expect(muller).toBeGreaterThan(0);
+    expect(await storage.rows.count({ files: [file], criteria: { [names[0]!]: 'MÜLLER' } })).toBe(muller);
+    expect(await storage.rows.count({ files: [file], criteria: { [names[1]!]: '2020.123' } })).toBe(1);
+  });
+});
+
+it('indexes at most MAX_TEXT_INDEXES columns; the rest are created and scanned', async () => {
+  const headers = Array.from({ length: MAX_TEXT_INDEXES + 20 }, (_, i) => `Wide ${i}`);
+  const sample = [headers.map((h) => `${h} value`)];
+  const map = await storage.rows.ensureColumns(headers, sample);
+  expect(headers.every((h) => map[h])).toBe(true);
+  const indexed = await storage.rows.indexedColumns();
+  expect(indexed.size).toBe(MAX_TEXT_INDEXES);
+  expect(headers.filter((h) => indexed.has(map[h]!)).length).toBeGreaterThan(0);
+  expect(indexed.has(map[headers[headers.length - 1]!]!)).toBe(false);
+});
