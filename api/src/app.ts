@@ -16,6 +16,7 @@ import { uploadsRoutes } from './files/uploads.routes.ts';
 import type { UploadTracker } from '@sift/ingest-worker';
 import { ExportService } from './search/export.service.ts';
 import { SearchService } from './search/search.service.ts';
+import { columnsRoutes } from './search/columns.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 
 export interface AppDeps {
@@ -73,6 +74,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(authenticate(verifier, accounts));
   api.use('/accounts', accountsRoutes(accounts));
   const fileRoutes = express.Router();
+  // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
+  fileRoutes.use(columnsRoutes(search));
   fileRoutes.use(filesRoutes(files, blobDir, config.maxUploadBytes));
   fileRoutes.use(searchRoutes(search, exports));
   api.use('/file', requireActiveOnboarded, fileRoutes);

@@ -254,3 +254,68 @@ export const exportRequestSchema = searchRequestSchema.omit({ page: true, size: 
   fileType: z.enum(FILE_TYPES).optional(),
 });
 export type ExportRequest = z.input<typeof exportRequestSchema>;
+
+/** A list of file ids in a query string (`a,b,c`) or a JSON body (array). */
+const idListSchema = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(z.string()).max(10_000).optional(),
+);
+
+/**
+ * `POST /api/file/columns/for-files` (`fileIds`) and `POST /api/file/columns/excluding`
+ * (`excludedFileIds`) bodies; `GET /api/file/columns` takes none. The answer is `string[]`: the
+ * distinct column names of the caller's PROCESSED GENERAL files so chosen, first seen first.
+ */
+export const columnsRequestSchema = searchRequestSchema.pick({ fileIds: true, excludedFileIds: true });
+
+/** Default and largest number of suggestions (spec section 9: 10, 5 for multi-column). */
+export const SUGGESTION_LIMIT = 10;
+export const MULTI_COLUMN_SUGGESTION_LIMIT = 5;
+export const MAX_SUGGESTION_LIMIT = 50;
+
+/**
+ * Suggestions for one column: `GET /api/file/autocomplete/{regular|authors}/{columnName}` with query
+ * parameters `query`, `limit`, `fileIds` (comma-joined), or `POST` with this as a JSON body (the
+ * web app posts when it has more than 50 file ids, or any excluded ids). The answer is `string[]`:
+ * distinct values containing `query` (case-insensitive; any value when empty), most frequent
+ * first. Regular suggestions come from GENERAL files, authors suggestions from AUTHOR files.
+ */
+export const autocompleteRequestSchema = z.object({
+  query: z.string().trim().max(500).default(''),
+  limit: z.coerce.number().int().min(1).max(MAX_SUGGESTION_LIMIT).default(SUGGESTION_LIMIT),
+  fileIds: idListSchema,
+  excludedFileIds: idListSchema,
+});
+export type AutocompleteRequest = z.input<typeof autocompleteRequestSchema>;
+
+/**
+ * `GET /api/file/autocomplete/columns?columnNames=A,B&query=&limit=`: suggestions for several
+ * columns at once (limit default 5 each). Answer: `ColumnSuggestions`, column name → values.
+ */
+export const multiColumnAutocompleteSchema = autocompleteRequestSchema.extend({
+  columnNames: idListSchema,
+  limit: z.coerce.number().int().min(1).max(MAX_SUGGESTION_LIMIT).default(MULTI_COLUMN_SUGGESTION_LIMIT),
+});
+export type ColumnSuggestions = Record<string, string[]>;
+
+/**
+ * `GET /api/file/autocomplete/search?query=&limit=`: values in any column of the caller's GENERAL
+ * files containing `query`, most frequent first, each with its column.
+ */
+export interface ValueSuggestion {
+  column: string;
+  value: string;
+}
+
+/** `GET /api/file/files/autocomplete?query=&limit=`: the caller's files whose name contains `query`, newest first. */
+export interface FileSuggestion {
+  id: string;
+  originalFilename: string;
+  fileType: FileType;
+}

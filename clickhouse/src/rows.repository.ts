@@ -28,6 +28,18 @@ const BOUNDED_LOAD_SETTINGS = {
   min_insert_block_size_bytes: String(8 * 1024 * 1024),
 } as const;
 
+/**
+ * Bounds of a suggestion query: stop after this many matching rows, this many rows read or this
+ * many seconds, and answer from what was read (the most frequent values of a sample).
+ */
+export const SUGGEST_LIMITS = { matches: 100_000, rowsRead: 20_000_000, seconds: 2 } as const;
+const SUGGEST_SETTINGS = {
+  max_execution_time: SUGGEST_LIMITS.seconds,
+  timeout_overflow_mode: 'break',
+  max_rows_to_read: String(SUGGEST_LIMITS.rowsRead),
+  read_overflow_mode: 'break',
+} as const;
+
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';
 
@@ -317,6 +329,77 @@ export class RowsRepository {
       const last = hits[hits.length - 1]!;
       after = [last.fileId, last.sheet, last.rowNumber];
     }
+  }
+
+  /**
+   * Distinct values of one column over `files` that contain `query` (case-insensitive; all values
+   * when `query` is empty), most frequent first, at most `limit`. Bounded: the engine stops reading
+   * after SUGGEST_LIMITS (time and rows read) and the answer is built from what it has read, so a
+   * suggestion over ten million rows answers in time, possibly from part of the data.
+   */
+  async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
+    const homes = this.#homes(files, header);
+    if (!files.length || (!homes.physical.size && !homes.extra)) return [];
+    const params: Record<string, unknown> = {
+      fileIds: files.map((f) => f.id),
+      h: header,
+      t: likeContains(query),
+      limit,
+      sample: SUGGEST_LIMITS.matches,
+    };
+    const values = [...homes.physical].map((c) => ident(c));
+    if (homes.extra) values.push('extra[{h:String}]');
+    const value =
+      values.length === 1 ? values[0]! : `coalesce(${values.map((v) => `nullIf(${v}, '')`).join(', ')}, '')`;
+    const rs = await this.#client.query({
+      query: `SELECT v FROM (
+                SELECT ${value} AS v FROM ${this.#table}
+                WHERE file_id IN {fileIds:Array(String)} AND v != ''${query ? ' AND v ILIKE {t:String}' : ''}
+                LIMIT {sample:UInt64})
+              GROUP BY v ORDER BY count() DESC, v LIMIT {limit:UInt64}`,
+      query_params: params,
+      format: 'JSONCompactEachRow',
+      clickhouse_settings: SUGGEST_SETTINGS,
+    });
+    return (await rs.json<[string]>()).map((r) => r[0]);
+  }
+
+  /**
+   * Values of any column of `files` containing `query` (case-insensitive, non-empty), most frequent
+   * first, with their header; columns kept in the overflow map are not looked at. Bounded like
+   * {@link suggest}.
+   */
+  async suggestAny(
+    files: FileRow[],
+    query: string,
+    limit: number,
+  ): Promise<{ column: string; value: string }[]> {
+    const pairs = new Map<string, string>(); // physical column → header
+    for (const f of files)
+      for (const [h, c] of Object.entries(f.columnMap)) if (c && !pairs.has(c)) pairs.set(c, h);
+    if (!files.length || !pairs.size || !query) return [];
+    const params: Record<string, unknown> = {
+      fileIds: files.map((f) => f.id),
+      t: likeContains(query),
+      limit,
+      sample: SUGGEST_LIMITS.matches,
+    };
+    const cols = [...pairs];
+    cols.forEach(([, h], i) => (params[`h${i}`] = h));
+    const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
+    const any = cols.map(([c]) => `${ident(c)} ILIKE {t:String}`).join(' OR ');
+    const rs = await this.#client.query({
+      query: `SELECT p.1 AS column, p.2 AS value FROM (
+                SELECT arrayJoin([${tuples}]) AS p FROM ${this.#table}
+                WHERE file_id IN {fileIds:Array(String)} AND (${any})
+                LIMIT {sample:UInt64})
+              WHERE value ILIKE {t:String}
+              GROUP BY column, value ORDER BY count() DESC, value LIMIT {limit:UInt64}`,
+      query_params: params,
+      format: 'JSONEachRow',
+      clickhouse_settings: SUGGEST_SETTINGS,
+    });
+    return rs.json<{ column: string; value: string }>();
   }
 
   #compile(query: RowQuery): Compiled | null {

@@ -4,11 +4,15 @@ import { exportFilename, neutralise } from './export.service.ts';
 describe('export', () => {
   it('neutralises cells that a spreadsheet would run as formulas', () => {
     expect(neutralise('=HYPERLINK("http://x")')).toBe('\'=HYPERLINK("http://x")');
-    expect(neutralise('+1')).toBe("'+1");
-    expect(neutralise('-2')).toBe("'-2");
+    expect(neutralise('+1+cmd|calc')).toBe("'+1+cmd|calc");
+    expect(neutralise('-2+3')).toBe("'-2+3");
+    expect(neutralise('\nx')).toBe("'\nx");
+    expect(neutralise('\r=1')).toBe("'\r=1");
     expect(neutralise('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(neutralise('\tx')).toBe("'\tx");
     expect(neutralise('Smith, J')).toBe('Smith, J');
+    // Plain numbers stay numbers.
+    for (const n of ['-2', '+1', '-0.5', '+3.25e-7', '-.5']) expect(neutralise(n)).toBe(n);
   });
 
   it('names the file from the custom name or the default, with the lower-cased extension', () => {

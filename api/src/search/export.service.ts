@@ -14,12 +14,16 @@ export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
 const XLSX_ROWS_PER_SHEET = 1_000_000;
 const META_COLUMNS = ['File', 'Sheet', 'Row'];
 
+/** A plain number (`-2`, `+1.5`, `3e-7`): safe to export as it is. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /**
  * Neutralises a cell against formula injection (OWASP CSV Injection): text starting with `=`, `+`,
- * `-`, `@`, tab or carriage return is prefixed with `'` so spreadsheet programs show it as text.
+ * `-`, `@`, tab, carriage return or line feed is prefixed with `'` so spreadsheet programs show it
+ * as text, unless it is a plain number. (The CSV writer then quotes any cell that needs it.)
  */
 export function neutralise(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r\n]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 }
 
 /** `name` made safe as a download name, plus the format's extension. */

@@ -7,6 +7,11 @@ export type SearchFilters = Pick<
   'fileIds' | 'excludedFileIds' | 'sheetNames' | 'searchCriteria' | 'startDate' | 'endDate'
 >;
 
+/** Which files: include/exclude lists and upload-date bounds (all optional). */
+export type FileFilters = Partial<
+  Pick<SearchFilters, 'fileIds' | 'excludedFileIds' | 'startDate' | 'endDate'>
+>;
+
 export const SEARCH_UNAVAILABLE = 'Search is temporarily unavailable';
 
 /** Column names of the files, in order: the union over files of their columns, first seen first. */
@@ -24,7 +29,7 @@ export class SearchService {
   ) {}
 
   /** The owner's searchable files after the include/exclude and upload-date filters. */
-  async files(ownerId: string, fileType: StoredFileType, filters: SearchFilters): Promise<FileRow[]> {
+  async files(ownerId: string, fileType: StoredFileType, filters: FileFilters): Promise<FileRow[]> {
     return this.storage.files.list({
       ownerId,
       fileType,
@@ -34,6 +39,38 @@ export class SearchService {
       ...(filters.startDate ? { uploadedFrom: filters.startDate } : {}),
       ...(filters.endDate ? { uploadedTo: filters.endDate } : {}),
     });
+  }
+
+  /** Every file record of the owner (any type and status), newest first. */
+  async allFiles(ownerId: string): Promise<FileRow[]> {
+    return this.storage.files.list({ ownerId });
+  }
+
+  /**
+   * Suggestions for one column of `files` (see RowsRepository.suggest). An engine failure answers
+   * no suggestions (logged) rather than an error: suggestions are a convenience.
+   */
+  async suggest(files: FileRow[], column: string, query: string, limit: number): Promise<string[]> {
+    try {
+      return await this.storage.rows.suggest(files, column, query, limit);
+    } catch (e) {
+      this.log('Suggestions failed', e);
+      return [];
+    }
+  }
+
+  /** Values of any column containing `query` (see RowsRepository.suggestAny); [] when the engine fails. */
+  async suggestAny(
+    files: FileRow[],
+    query: string,
+    limit: number,
+  ): Promise<{ column: string; value: string }[]> {
+    try {
+      return await this.storage.rows.suggestAny(files, query, limit);
+    } catch (e) {
+      this.log('Suggestions failed', e);
+      return [];
+    }
   }
 
   /**
