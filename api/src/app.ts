@@ -14,7 +14,9 @@ import { filesRoutes } from './files/files.routes.ts';
 import { trackingRoutes } from './files/tracking.routes.ts';
 import { uploadsRoutes } from './files/uploads.routes.ts';
 import type { UploadTracker } from '@sift/ingest-worker';
+import { ExportHistory } from './search/export-history.ts';
 import { ExportService } from './search/export.service.ts';
+import { SavedQueries } from './search/saved-queries.ts';
 import { SearchService } from './search/search.service.ts';
 import { columnsRoutes } from './search/columns.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -46,7 +48,12 @@ export function createApp(deps: AppDeps): Express {
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
   const files = new FilesService(storage, blobDir, deps.enqueue, deps.tracker);
   const search = new SearchService(storage, deps.log);
-  const exports = new ExportService(storage, search);
+  const exports = new ExportHistory(
+    storage,
+    new ExportService(storage, search),
+    path.join(config.dataDir, 'exports'),
+  );
+  const queries = new SavedQueries(storage);
 
   const app = express();
   app.disable('x-powered-by');
@@ -77,7 +84,7 @@ export function createApp(deps: AppDeps): Express {
   // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
   fileRoutes.use(columnsRoutes(search));
   fileRoutes.use(filesRoutes(files, blobDir, config.maxUploadBytes));
-  fileRoutes.use(searchRoutes(search, exports));
+  fileRoutes.use(searchRoutes(search, exports, queries));
   api.use('/file', requireActiveOnboarded, fileRoutes);
   api.use(
     '/parallel',

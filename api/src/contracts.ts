@@ -319,3 +319,42 @@ export interface FileSuggestion {
   originalFilename: string;
   fileType: FileType;
 }
+
+/**
+ * An entry of `GET /api/file/exports` (newest first; spec section 3). `exportCriteria` holds the
+ * export request's filters as sent, plus `columns`: the number of columns exported. The file itself
+ * is at `GET /api/file/exports/{id}/download`; `DELETE /api/file/exports/{id}` removes both (204).
+ */
+export interface ExportHistoryEntry {
+  id: string;
+  exportFilename: string;
+  exportFormat: (typeof EXPORT_FORMATS)[number];
+  rowCount: number;
+  createdAt: string;
+  sizeBytes: number;
+  exportCriteria: Record<string, unknown> & { columns: number };
+}
+
+/**
+ * `POST /api/file/queries` body: a search to keep under a name (answer 201 `SavedQuery`).
+ * `GET /api/file/queries` lists them newest first; `DELETE /api/file/queries/{id}` removes one (204).
+ */
+export const saveQueryRequestSchema = searchRequestSchema.omit({ page: true, size: true }).extend({
+  name: z.string().trim().min(1, 'Please give the search a name').max(200),
+  fileType: z.enum(FILE_TYPES).default('GENERAL'),
+});
+export type SaveQueryRequest = z.input<typeof saveQueryRequestSchema>;
+
+/** A saved search: its name, the search it repeats, and when it was saved. */
+export interface SavedQuery {
+  id: string;
+  name: string;
+  fileType: FileType;
+  searchCriteria: Record<string, string>;
+  fileIds?: string[];
+  excludedFileIds?: string[];
+  sheetNames?: string[];
+  startDate?: string;
+  endDate?: string;
+  createdAt: string;
+}

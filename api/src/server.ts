@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { openStorage } from '@sift/clickhouse';
+import { openStorage, type Storage } from '@sift/clickhouse';
 import {
   INGEST_JOB_OPTIONS,
   INGEST_QUEUE,
@@ -24,6 +24,8 @@ export interface RunningSift {
   url: string;
   config: Config;
   server: Server;
+  /** The process's ClickHouse (tests inspect it and make it fail). */
+  storage: Storage;
   /** Stops accepting requests, drains the worker and closes Redis and ClickHouse. */
   close(): Promise<void>;
 }
@@ -132,6 +134,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     url: publicUrl,
     config,
     server,
+    storage,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

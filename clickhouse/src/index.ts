@@ -5,11 +5,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { AccountsRepository } from './accounts.repository.ts';
 import { openClickHouse, type ClickHouseOptions } from './client.ts';
+import { DocumentsRepository, type ExportDocument, type SavedQueryDocument } from './documents.repository.ts';
 import { FilesRepository } from './files.repository.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows.repository.ts';
 
 export * from './accounts.repository.ts';
+export * from './documents.repository.ts';
 export * from './files.repository.ts';
 export * from './rows.repository.ts';
 export * from './skip-index.ts';
@@ -26,6 +28,10 @@ export interface Storage {
   accounts: AccountsRepository;
   files: FilesRepository;
   rows: RowsRepository;
+  /** Export history (spec section 3). */
+  exports: DocumentsRepository<ExportDocument>;
+  /** Saved search queries. */
+  queries: DocumentsRepository<SavedQueryDocument>;
   /** Answers true when ClickHouse answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -42,6 +48,8 @@ export async function openStorage(options: ClickHouseOptions): Promise<Storage> 
     accounts: new AccountsRepository(client, options.database),
     files: new FilesRepository(client, options.database),
     rows: new RowsRepository(client, options.database),
+    exports: new DocumentsRepository<ExportDocument>(client, options.database, 'export'),
+    queries: new DocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
     async ping() {
       try {
         const r = await client.ping();

@@ -1,5 +1,5 @@
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { format as csvFormat } from 'fast-csv';
 import type { Storage, StoredFileType } from '@sift/clickhouse';
@@ -45,7 +45,10 @@ export function exportFilename(
 /** An export about to be written: where it goes and what it holds. */
 export interface PreparedExport {
   filename: string;
+  format: 'CSV' | 'XLSX';
   contentType: string;
+  /** Columns written (data columns plus File, Sheet and Row when metadata is included). */
+  columnCount: number;
   /** Streams the matching rows into `out` (never holding the whole result), then ends `out`. */
   write(out: Writable): Promise<number>;
 }
@@ -94,12 +97,16 @@ export class ExportService {
     if (request.format === 'CSV') {
       return {
         filename,
+        format: 'CSV',
+        columnCount: header.length,
         contentType: 'text/csv; charset=utf-8',
         write: (out) => writeCsv(out, request.includeHeaders ? header : null, records()),
       };
     }
     return {
       filename,
+      format: 'XLSX',
+      columnCount: header.length,
       contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       write: (out) => writeXlsx(out, request.includeHeaders ? header : null, records()),
     };
@@ -111,17 +118,21 @@ async function writeCsv(
   header: string[] | null,
   records: AsyncIterable<string[]>,
 ): Promise<number> {
-  // A BOM so Excel opens the UTF-8 text with the right characters.
-  const csv = csvFormat<string[], string[]>({ writeBOM: true, quoteColumns: false });
-  csv.pipe(out);
   let n = 0;
-  if (header) csv.write(header);
-  for await (const r of records) {
-    n++;
-    if (!csv.write(r)) await once(csv, 'drain');
+  async function* counted(): AsyncGenerator<string[]> {
+    if (header) yield header;
+    for await (const r of records) {
+      n++;
+      yield r;
+    }
   }
-  csv.end();
-  await once(out, 'finish');
+  // A BOM so Excel opens the UTF-8 text with the right characters. pipeline() stops the source
+  // and fails if `out` fails or closes early.
+  await pipeline(
+    Readable.from(counted()),
+    csvFormat<string[], string[]>({ writeBOM: true, quoteColumns: false }),
+    out,
+  );
   return n;
 }
 
@@ -146,8 +157,14 @@ async function writeXlsx(
     inSheet = 0;
     if (header) sheet.addRow(header).commit();
   };
+  let failed: Error | null = null;
+  out.once('error', (e) => (failed = e));
+  out.once('close', () => {
+    if (!out.writableFinished) failed ??= new Error('The export was closed before it ended');
+  });
   newSheet();
   for await (const r of records) {
+    if (failed) throw failed;
     if (inSheet >= XLSX_ROWS_PER_SHEET) newSheet();
     sheet!.addRow(r).commit();
     inSheet++;

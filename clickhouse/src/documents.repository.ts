@@ -1,0 +1,105 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { ident } from './sql.ts';
+import { nextVersion } from './versions.ts';
+
+/** One stored document: who owns it, when it was made (ISO 8601, UTC), and its JSON body. */
+export interface StoredDocument<T> {
+  id: string;
+  ownerId: string;
+  createdAt: string;
+  body: T;
+}
+
+/** An export as recorded in the history (spec section 3, "Export history entry"). */
+export interface ExportDocument {
+  exportFilename: string;
+  exportFormat: 'CSV' | 'XLSX';
+  rowCount: number;
+  /** Columns exported (data columns, plus File/Sheet/Row when metadata was included). */
+  columnCount: number;
+  /** The export request's filters and choices, as sent (search criteria, files, sheets, dates, columns). */
+  criteria: Record<string, unknown>;
+  /** Name of the kept file under `DATA_DIR/exports`. */
+  storedName: string;
+  sizeBytes: number;
+}
+
+/** A saved search: a name and the search request's filters. */
+export interface SavedQueryDocument {
+  name: string;
+  /** 'GENERAL' (the general search) or 'AUTHOR' (the Authors search). */
+  fileType: 'GENERAL' | 'AUTHOR';
+  criteria: Record<string, unknown>;
+}
+
+interface RawDocument {
+  id: string;
+  owner_id: string;
+  created_ms: number;
+  body: string;
+}
+
+/** Documents of one kind in `{database}.documents`, always scoped to their owner. */
+export class DocumentsRepository<T> {
+  readonly #client: ClickHouseClient;
+  readonly #table: string;
+
+  constructor(
+    client: ClickHouseClient,
+    database: string,
+    readonly kind: string,
+  ) {
+    this.#client = client;
+    this.#table = `${ident(database)}.documents`;
+  }
+
+  async save(doc: StoredDocument<T>): Promise<void> {
+    await this.#write([doc], 0);
+  }
+
+  async remove(docs: StoredDocument<T>[]): Promise<void> {
+    if (docs.length) await this.#write(docs, 1);
+  }
+
+  /** The owner's document with this id, or null (another account's document is null too). */
+  async get(id: string, ownerId: string): Promise<StoredDocument<T> | null> {
+    const [doc] = await this.#select('owner_id = {ownerId:String} AND id = {id:String}', { ownerId, id });
+    return doc ?? null;
+  }
+
+  /** The owner's documents, newest first. */
+  async list(ownerId: string): Promise<StoredDocument<T>[]> {
+    return this.#select('owner_id = {ownerId:String}', { ownerId });
+  }
+
+  async #select(where: string, params: Record<string, unknown>): Promise<StoredDocument<T>[]> {
+    const rs = await this.#client.query({
+      query: `SELECT id, owner_id, toUnixTimestamp64Milli(created_at) AS created_ms, body FROM ${this.#table} FINAL
+              WHERE kind = {kind:String} AND is_deleted = 0 AND ${where} ORDER BY created_at DESC, id`,
+      query_params: { ...params, kind: this.kind },
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<RawDocument>()).map((r) => ({
+      id: r.id,
+      ownerId: r.owner_id,
+      createdAt: new Date(Number(r.created_ms)).toISOString(),
+      body: JSON.parse(r.body) as T,
+    }));
+  }
+
+  async #write(docs: StoredDocument<T>[], isDeleted: 0 | 1): Promise<void> {
+    await this.#client.insert({
+      table: this.#table,
+      format: 'JSONEachRow',
+      values: docs.map((d) => ({
+        kind: this.kind,
+        id: d.id,
+        owner_id: d.ownerId,
+        created_at: d.createdAt,
+        body: JSON.stringify(d.body),
+        version: nextVersion(),
+        is_deleted: isDeleted,
+      })),
+    });
+  }
+}

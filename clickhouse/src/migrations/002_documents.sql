@@ -1,0 +1,14 @@
+-- Small per-account records kept as JSON documents: export history (kind 'export') and saved
+-- search queries (kind 'query'). ReplacingMergeTree(version, is_deleted), read with FINAL.
+CREATE TABLE IF NOT EXISTS {db}.documents
+(
+    kind LowCardinality(String),
+    id String,
+    owner_id String,
+    created_at DateTime64(3, 'UTC'),
+    body String,
+    version UInt64,
+    is_deleted UInt8 DEFAULT 0
+)
+ENGINE = ReplacingMergeTree(version, is_deleted)
+ORDER BY (kind, owner_id, id);
