@@ -244,6 +244,51 @@ export const EXPORT_FORMATS = ['XLSX', 'CSV'] as const;
  * file itself, streamed, with a `Content-Disposition` filename (`customFilename` + extension, else
  * `search_results_<ISO date>`). `columns` limits and orders the exported columns.
  */
+/**
+ * A pre-processing rule (spec section 3): split `sourceColumn` and `targetColumn` on `delimiter`
+ * into one row per pair (see api/src/search/preprocessing.ts). `name` defaults to 'Rule N'.
+ */
+export const preprocessingRuleSchema = z.object({
+  id: z.union([z.string(), z.number()]).optional(),
+  name: z.string().trim().max(200).optional(),
+  enabled: z.boolean().default(true),
+  sourceColumn: z.string().trim().min(1, 'Each pre-processing rule needs a source column.'),
+  targetColumn: z.string().trim().min(1, 'Each pre-processing rule needs a target column.'),
+  delimiter: z.string().min(1).max(20).default(';'),
+  ruleType: z.literal('split').default('split'),
+});
+export type PreprocessingRule = z.input<typeof preprocessingRuleSchema>;
+
+/** Rules with their defaults applied, unnamed ones called 'Rule N' (N = position, from 1). */
+const preprocessingRulesSchema = z
+  .array(preprocessingRuleSchema)
+  .max(20)
+  .default([])
+  .transform((rules) => rules.map((r, i) => ({ ...r, name: r.name || `Rule ${i + 1}` })));
+
+/** One example in a pre-processing preview: a row and the pairs a rule made of it (at most 3 shown). */
+export interface ExpansionDetail {
+  ruleName: string;
+  /** Zero-based position of the row among the matching rows. */
+  rowIndex: number;
+  sourceColumn: string;
+  targetColumn: string;
+  originalSourceValue: string;
+  originalTargetValue: string;
+  matchedPairs: { source: string; target: string }[];
+}
+
+/**
+ * `POST /api/file/export/preview` (body: an export request with its rules): how many matching rows
+ * there are, how many the export will have after pre-processing, and 2 examples of rows that
+ * expand, with up to 3 pairs each.
+ */
+export interface PreprocessingPreview {
+  originalCount: number;
+  processedCount: number;
+  expansionDetails: ExpansionDetail[];
+}
+
 export const exportRequestSchema = searchRequestSchema.omit({ page: true, size: true }).extend({
   format: z.enum(EXPORT_FORMATS).default('XLSX'),
   columns: z.array(z.string()).optional(),
@@ -252,6 +297,9 @@ export const exportRequestSchema = searchRequestSchema.omit({ page: true, size: 
   /** Add File, Sheet and Row columns before the data columns. */
   includeMetadata: z.boolean().default(false),
   fileType: z.enum(FILE_TYPES).optional(),
+  /** Apply `preprocessingRules` (enabled ones, in order) to the exported rows. */
+  enablePreprocessing: z.boolean().default(false),
+  preprocessingRules: preprocessingRulesSchema,
 });
 export type ExportRequest = z.input<typeof exportRequestSchema>;
 

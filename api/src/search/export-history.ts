@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { ExportDocument, Storage, StoredDocument } from '@sift/clickhouse';
-import type { ExportHistoryEntry } from '../contracts.ts';
+import type { ExportHistoryEntry, PreprocessingPreview } from '../contracts.ts';
 import { NotFoundError } from '../errors.ts';
 import type { ExportService, ParsedExportRequest } from './export.service.ts';
 import { tee } from './tee.ts';
@@ -59,6 +59,11 @@ export class ExportHistory {
     };
     await this.storage.exports.save(doc);
     return toEntry(doc);
+  }
+
+  /** What pre-processing would do to this export (see ExportService.preview). */
+  preview(ownerId: string, request: ParsedExportRequest): Promise<PreprocessingPreview> {
+    return this.exports.preview(ownerId, request);
   }
 
   /** The owner's exports, newest first. */

@@ -4,8 +4,9 @@ import ExcelJS from 'exceljs';
 import { format as csvFormat } from 'fast-csv';
 import type { Storage, StoredFileType } from '@sift/clickhouse';
 import type { z } from 'zod';
-import type { exportRequestSchema } from '../contracts.ts';
+import type { exportRequestSchema, PreprocessingPreview } from '../contracts.ts';
 import { BadRequestError } from '../errors.ts';
+import { applyRules, splitPairs, type SplitRule } from './preprocessing.ts';
 import { unionColumns, type SearchService } from './search.service.ts';
 
 export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
@@ -60,6 +61,44 @@ export class ExportService {
     private readonly search: SearchService,
   ) {}
 
+  /**
+   * What pre-processing will do to this export: matching rows, rows after the rules, and the first
+   * 2 rows a rule expands (up to 3 pairs each). Reads only the rules' columns of every matching row.
+   */
+  async preview(ownerId: string, request: ParsedExportRequest): Promise<PreprocessingPreview> {
+    const rules = request.preprocessingRules.filter((r) => r.enabled);
+    const files = await this.search.files(ownerId, request.fileType ?? 'GENERAL', request);
+    const preview: PreprocessingPreview = { originalCount: 0, processedCount: 0, expansionDetails: [] };
+    const rows = this.storage.rows.scan({
+      files,
+      criteria: request.searchCriteria,
+      sheets: request.sheetNames,
+      headers: [...new Set(rules.flatMap((r) => [r.sourceColumn, r.targetColumn]))],
+    });
+    for await (const batch of rows) {
+      for (const hit of batch) {
+        const rowIndex = preview.originalCount++;
+        preview.processedCount += applyRules(rules, hit.cells).length;
+        if (preview.expansionDetails.length >= PREVIEW_EXAMPLES) continue;
+        for (const rule of rules) {
+          const pairs = splitPairs(rule, hit.cells);
+          if (pairs.length < 2) continue;
+          preview.expansionDetails.push({
+            ruleName: rule.name,
+            rowIndex,
+            sourceColumn: rule.sourceColumn,
+            targetColumn: rule.targetColumn,
+            originalSourceValue: hit.cells[rule.sourceColumn] ?? '',
+            originalTargetValue: hit.cells[rule.targetColumn] ?? '',
+            matchedPairs: pairs.slice(0, PREVIEW_PAIRS),
+          });
+          break;
+        }
+      }
+    }
+    return preview;
+  }
+
   async prepare(ownerId: string, request: ParsedExportRequest): Promise<PreparedExport> {
     const fileType: StoredFileType = request.fileType ?? 'GENERAL';
     const files = await this.search.files(ownerId, fileType, request);
@@ -71,25 +110,24 @@ export class ExportService {
       throw new BadRequestError('Please select at least one column to export', 'NO_COLUMNS');
     }
     const names = new Map(files.map((f) => [f.id, f.originalFilename]));
+    const rules = activeRules(request);
     const rows = this.storage.rows.scan({
       files,
       criteria: request.searchCriteria,
       sheets: request.sheetNames,
-      headers: columns,
+      // The rules' columns are read even when they are not exported.
+      headers: [...new Set([...columns, ...rules.flatMap((r) => [r.sourceColumn, r.targetColumn])])],
     });
     const header = request.includeMetadata ? [...META_COLUMNS, ...columns] : columns;
     async function* records(): AsyncGenerator<string[]> {
       for await (const batch of rows) {
         for (const hit of batch) {
-          const cells = columns.map((c) => neutralise(hit.cells[c] ?? ''));
-          yield request.includeMetadata
-            ? [
-                neutralise(names.get(hit.fileId) ?? ''),
-                neutralise(hit.sheet),
-                String(hit.rowNumber),
-                ...cells,
-              ]
-            : cells;
+          const meta = request.includeMetadata
+            ? [neutralise(names.get(hit.fileId) ?? ''), neutralise(hit.sheet), String(hit.rowNumber)]
+            : [];
+          for (const row of rules.length ? applyRules(rules, hit.cells) : [hit.cells]) {
+            yield [...meta, ...columns.map((c) => neutralise(row[c] ?? ''))];
+          }
         }
       }
     }
@@ -112,6 +150,15 @@ export class ExportService {
     };
   }
 }
+
+/** The enabled split rules of a request that asks for pre-processing (none otherwise). */
+function activeRules(request: ParsedExportRequest): SplitRule[] {
+  return request.enablePreprocessing ? request.preprocessingRules.filter((r) => r.enabled) : [];
+}
+
+/** Examples shown in a preview, and pairs shown per example (spec). */
+const PREVIEW_EXAMPLES = 2;
+const PREVIEW_PAIRS = 3;
 
 async function writeCsv(
   out: Writable,

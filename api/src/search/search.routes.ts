@@ -6,6 +6,7 @@ import {
   saveQueryRequestSchema,
   searchRequestSchema,
   type ExportHistoryEntry,
+  type PreprocessingPreview,
   type SavedQuery,
 } from '../contracts.ts';
 import { parseBody } from '../validation.ts';
@@ -29,6 +30,10 @@ export function searchRoutes(search: SearchService, history: ExportHistory, quer
   });
   router.post('/export', async (req, res) => {
     await history.run(accountOf(res).id, parseBody(exportRequestSchema, req.body), res);
+  });
+  router.post('/export/preview', async (req, res) => {
+    const request = parseBody(exportRequestSchema, req.body);
+    res.json((await history.preview(accountOf(res).id, request)) satisfies PreprocessingPreview);
   });
   router.get('/exports', async (_req, res) => {
     res.json((await history.list(accountOf(res).id)) satisfies ExportHistoryEntry[]);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cellText, trimRow } from './cells.ts';
 import { detectDelimiter } from './csv.ts';
@@ -83,6 +84,36 @@ describe('xlsx', () => {
     const rows = await rowsOf('contacts.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
     expect(rows[1]!.cells).toEqual(['0123456789', '50%', '1,234.50', '9780123456789', '3.25', '2024-01-02']);
     expect(rows[1]).toMatchObject({ sheet: 'Contacts', rowNumber: 2 });
+  });
+
+  it('reads a workbook whose workbook part comes after its sheets in the zip', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('First').addRow(['Name', 'City']);
+    wb.getWorksheet('First')!.addRow(['Ada', 'London']);
+    wb.addWorksheet('Second').addRow(['Order']);
+    const original = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
+    // Same parts, fixed order: relationships and shared strings first, xl/workbook.xml last.
+    const names = Object.keys(original.files).filter((n) => !original.files[n]!.dir);
+    const rank = (n: string) =>
+      n === 'xl/workbook.xml' ? 3 : n.includes('worksheets/') ? 2 : n.includes('sharedStrings') ? 1 : 0;
+    const reordered = new JSZip();
+    for (const n of names.sort((a, b) => rank(a) - rank(b))) {
+      reordered.file(n, await original.file(n)!.async('uint8array'));
+    }
+    const bytes = await reordered.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    const rows = await rowsOf('late-workbook.xlsx', bytes);
+    expect(rows.map((r) => [r.sheet, ...r.cells])).toEqual([
+      ['First', 'Name', 'City'],
+      ['First', 'Ada', 'London'],
+      ['Second', 'Order'],
+    ]);
+
+    // Stored (uncompressed) parts, which exceljs's zip stream can stop early on: read in full too.
+    for (let i = 0; i < 5; i++) {
+      const stored = await reordered.generateAsync({ type: 'uint8array', compression: 'STORE' });
+      const again = await rowsOf(`stored-${i}.xlsx`, stored);
+      expect(again.map((r) => [r.sheet, ...r.cells])).toEqual(rows.map((r) => [r.sheet, ...r.cells]));
+    }
   });
 });
 

@@ -14,7 +14,8 @@ export const ZIP_LIMITS = {
   prologBytes: 64 * 1024,
 };
 
-function openZip(filePath: string): Promise<ZipFile> {
+/** Opens a zip for reading entry by entry (lazy entries, closed by the caller). */
+export function openZip(filePath: string): Promise<ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(filePath, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) =>
       err ? reject(err) : resolve(zip),
@@ -22,7 +23,8 @@ function openZip(filePath: string): Promise<ZipFile> {
   );
 }
 
-function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
+/** The decompressed content of one entry. */
+export function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
   );
