@@ -406,3 +406,25 @@ export interface SavedQuery {
   endDate?: string;
   createdAt: string;
 }
+
+/**
+ * `GET /api/file/preprocessed` and `GET /api/file/preprocessed/status/{status}` query: the caller's
+ * AUTHOR files (the "preprocessed" files derived from uploads with author and email columns),
+ * sorted by `sortBy` (createdAt = upload date, originalFilename, totalRows) in `sortOrder`. The
+ * answer is `FileRecord[]`. `DELETE /api/file/preprocessed/{id}` removes one AUTHOR file (204).
+ */
+export const preprocessedListSchema = z.object({
+  sortBy: z.enum(['createdAt', 'originalFilename', 'totalRows']).default('createdAt'),
+  sortOrder: z.enum(['asc', 'desc']).default('desc'),
+});
+
+/** `GET /api/file/preprocessed/statistics`: the caller's AUTHOR files in numbers. */
+export interface PreprocessedStatistics {
+  totalFiles: number;
+  processedFiles: number;
+  failedFiles: number;
+  /** Author rows searchable in the Authors search (PROCESSED files). */
+  totalRows: number;
+  /** Upload date of the newest one (ISO 8601), or null. */
+  lastCreatedAt: string | null;
+}

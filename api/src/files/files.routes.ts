@@ -4,7 +4,13 @@ import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
 import multer from 'multer';
 import { accountOf } from '../auth/middleware.ts';
-import type { UploadMultipleResponse, UploadResponse } from '../contracts.ts';
+import {
+  preprocessedListSchema,
+  type PreprocessedStatistics,
+  type UploadMultipleResponse,
+  type UploadResponse,
+} from '../contracts.ts';
+import { parseBody } from '../validation.ts';
 import { BadRequestError, HttpError } from '../errors.ts';
 import type { FilesService, StoredUpload } from './files.service.ts';
 
@@ -117,6 +123,18 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
   });
   router.get('/files/:id', async (req, res) => {
     res.json(await files.get(accountOf(res).id, String(req.params.id)));
+  });
+  router.get(['/preprocessed', '/preprocessed/status/:status'], async (req, res) => {
+    const sort = parseBody(preprocessedListSchema, req.query);
+    const status = req.params.status === undefined ? undefined : String(req.params.status);
+    res.json(await files.preprocessed(accountOf(res).id, sort, status));
+  });
+  router.get('/preprocessed/statistics', async (_req, res) => {
+    res.json((await files.preprocessedStatistics(accountOf(res).id)) satisfies PreprocessedStatistics);
+  });
+  router.delete('/preprocessed/:id', async (req, res) => {
+    await files.deletePreprocessed(accountOf(res).id, String(req.params.id));
+    res.status(204).end();
   });
   router.delete('/files/:id', async (req, res) => {
     await files.delete(accountOf(res).id, String(req.params.id));

@@ -10,7 +10,7 @@ import {
   type IngestFilePayload,
   type UploadTracker,
 } from '@sift/ingest-worker';
-import type { FileRecord, FileStatistics } from '../contracts.ts';
+import type { FileRecord, FileStatistics, PreprocessedStatistics } from '../contracts.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { QueueUnavailableError } from './upload-queue-error.ts';
 
@@ -181,6 +181,51 @@ export class FilesService {
     await this.storage.files.remove([file, ...derived]);
     await removeFileData(this.storage, ids);
     if (file.filename) await unlink(path.join(this.blobDir, file.filename)).catch(() => undefined);
+  }
+
+  /** The owner's AUTHOR files, optionally of one status, sorted as asked. */
+  async preprocessed(
+    ownerId: string,
+    sort: { sortBy: 'createdAt' | 'originalFilename' | 'totalRows'; sortOrder: 'asc' | 'desc' },
+    status?: string,
+  ): Promise<FileRecord[]> {
+    const files = (await this.storage.files.list({ ownerId, fileType: 'AUTHOR' })).filter(
+      (f) => !status || f.status === status.toUpperCase(),
+    );
+    const key = (f: FileRow): string | number =>
+      sort.sortBy === 'createdAt'
+        ? f.uploadDate
+        : sort.sortBy === 'totalRows'
+          ? f.totalRows
+          : f.originalFilename;
+    const sign = sort.sortOrder === 'asc' ? 1 : -1;
+    files.sort((a, b) => {
+      const x = key(a);
+      const y = key(b);
+      return (
+        sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)))
+      );
+    });
+    return files.map(toFileRecord);
+  }
+
+  /** Counts over the owner's AUTHOR files. */
+  async preprocessedStatistics(ownerId: string): Promise<PreprocessedStatistics> {
+    const files = await this.storage.files.list({ ownerId, fileType: 'AUTHOR' });
+    return {
+      totalFiles: files.length,
+      processedFiles: files.filter((f) => f.status === 'PROCESSED').length,
+      failedFiles: files.filter((f) => f.status === 'FAILED').length,
+      totalRows: files.filter((f) => f.status === 'PROCESSED').reduce((n, f) => n + f.totalRows, 0),
+      lastCreatedAt: files[0]?.uploadDate ?? null,
+    };
+  }
+
+  /** Deletes one of the owner's AUTHOR files; any other id (or a GENERAL file's) is 404. */
+  async deletePreprocessed(ownerId: string, id: string): Promise<void> {
+    const file = await this.#owned(ownerId, id);
+    if (file.fileType !== 'AUTHOR') throw new NotFoundError('Preprocessed file not found.', 'FILE_NOT_FOUND');
+    await this.delete(ownerId, id);
   }
 
   async #owned(ownerId: string, id: string): Promise<FileRow> {

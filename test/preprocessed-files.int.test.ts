@@ -1,0 +1,74 @@
+/**
+ * The preprocessed (AUTHOR) files API (issue 4): listing with sort and status, statistics, and
+ * deleting one AUTHOR file without touching its GENERAL source; other ids answer 404.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import type { FileRecord, PreprocessedStatistics } from '@sift/api/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let user: ApiClient;
+let sources: FileRecord[];
+
+const csv = (lines: string[]) => new TextEncoder().encode(`${lines.join('\n')}\n`);
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Pre', 'Files');
+  const uploaded = [];
+  // One at a time, so upload dates (createdAt) are strictly ordered.
+  for (const [name, lines] of [
+    ['two-authors.csv', ['Authors,Email Addresses', '"Kim, J; Okafor, N",jkim@uni.edu']],
+    [
+      'three-authors.csv',
+      ['Authors,Email Addresses', '"Kim, J; Okafor, N; Silva, P",', '"Rossi, A",ar@x.it'],
+    ],
+    ['plain.csv', ['Name', 'Ada']],
+  ] as const) {
+    const [f] = await user.upload([{ name, bytes: csv([...lines]) }]);
+    uploaded.push(await user.waitForIngest(f!.id));
+  }
+  sources = uploaded;
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+it('lists AUTHOR files newest first, sorted and filtered on request, with statistics', async () => {
+  const list = await user.json<FileRecord[]>('/file/preprocessed');
+  expect(list.map((f) => [f.fileType, f.totalRows])).toEqual([
+    ['AUTHOR', 4],
+    ['AUTHOR', 2],
+  ]);
+  expect(list.map((f) => f.sourceFileId)).toEqual([sources[1]!.id, sources[0]!.id]);
+  const byRows = await user.json<FileRecord[]>('/file/preprocessed?sortBy=totalRows&sortOrder=asc');
+  expect(byRows.map((f) => f.totalRows)).toEqual([2, 4]);
+  expect((await user.json<FileRecord[]>('/file/preprocessed/status/PROCESSED')).length).toBe(2);
+  expect(await user.json<FileRecord[]>('/file/preprocessed/status/FAILED')).toEqual([]);
+  expect((await user.fetch('/file/preprocessed?sortBy=nonsense')).status).toBe(400);
+
+  const stats = await user.json<PreprocessedStatistics>('/file/preprocessed/statistics');
+  expect(stats).toEqual({
+    totalFiles: 2,
+    processedFiles: 2,
+    failedFiles: 0,
+    totalRows: 6,
+    lastCreatedAt: list[0]!.uploadDate,
+  });
+});
+
+it('deletes one AUTHOR file and keeps its source; a GENERAL id or an unknown id is 404', async () => {
+  const [newest] = await user.json<FileRecord[]>('/file/preprocessed');
+  expect((await user.fetch(`/file/preprocessed/${sources[2]!.id}`, { method: 'DELETE' })).status).toBe(404);
+  expect((await user.fetch('/file/preprocessed/no-such-id', { method: 'DELETE' })).status).toBe(404);
+  expect((await user.fetch(`/file/preprocessed/${newest!.id}`, { method: 'DELETE' })).status).toBe(204);
+  expect((await user.json<FileRecord[]>('/file/preprocessed')).map((f) => f.sourceFileId)).toEqual([
+    sources[0]!.id,
+  ]);
+  expect((await user.json<FileRecord>(`/file/files/${sources[1]!.id}`)).status).toBe('PROCESSED');
+  const authors = await user.json<{ totalRecords: number }>('/file/preprocessed/search', {
+    searchCriteria: { Authors: 'Silva' },
+  });
+  expect(authors.totalRecords).toBe(0);
+});
