@@ -35,7 +35,9 @@ export class ExportHistory {
     const kept = createWriteStream(file);
     let rowCount: number;
     try {
-      rowCount = await prepared.write(tee(res, kept));
+      // The response stays open until the history record is written, so a client that lists its
+      // exports right after its download has ended finds this one.
+      rowCount = await prepared.write(tee([res, kept], { leaveOpen: [res] }));
     } catch (e) {
       kept.destroy();
       await rm(file, { force: true });
@@ -57,7 +59,13 @@ export class ExportHistory {
         sizeBytes: (await stat(file)).size,
       },
     };
-    await this.storage.exports.save(doc);
+    try {
+      await this.storage.exports.save(doc);
+    } catch (e) {
+      await rm(file, { force: true });
+      throw e; // the response is destroyed: the client sees a failed download
+    }
+    res.end();
     return toEntry(doc);
   }
 

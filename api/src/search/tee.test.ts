@@ -21,10 +21,19 @@ describe('tee', () => {
     const a = sink(1);
     const b = sink(1024);
     const lines = Array.from({ length: 500 }, (_, i) => `row ${i}\n`);
-    await pipeline(Readable.from(lines), tee(a.w, b.w));
+    await pipeline(Readable.from(lines), tee([a.w, b.w]));
     expect(a.text()).toBe(lines.join(''));
     expect(b.text()).toBe(lines.join(''));
     expect(a.w.writableFinished && b.w.writableFinished).toBe(true);
+  });
+
+  it('leaves the targets in leaveOpen for the caller to end', async () => {
+    const a = sink();
+    const b = sink();
+    await pipeline(Readable.from(['x\n', 'y\n']), tee([a.w, b.w], { leaveOpen: [b.w] }));
+    expect(a.w.writableFinished).toBe(true);
+    expect(b.w.writableEnded).toBe(false);
+    expect(b.text()).toBe('x\ny\n');
   });
 
   it('fails when a target closes early, instead of waiting for it', async () => {
@@ -36,7 +45,7 @@ describe('tee', () => {
         yield `row ${i}\n`;
       }
     }
-    await expect(pipeline(Readable.from(endless()), tee(a.w, gone))).rejects.toThrow(
+    await expect(pipeline(Readable.from(endless()), tee([a.w, gone]))).rejects.toThrow(
       /closed before|premature/i,
     );
   });

@@ -4,11 +4,12 @@ import { Writable } from 'node:stream';
 /**
  * A Writable that copies every chunk to each of `targets` (e.g. the HTTP response and the kept
  * export file), going only as fast as the slowest (it waits for `drain` where a target is full), and
- * ending them all when it ends. If a target fails or closes before it has finished (the client went
+ * ending them when it ends (except those in `leaveOpen`, which the caller ends). If a target fails or closes before it has finished (the client went
  * away, the disk is full), the tee fails with that error, so the writer stops instead of waiting
  * forever for a `drain` that will not come.
  */
-export function tee(...targets: Writable[]): Writable {
+export function tee(targets: Writable[], options: { leaveOpen?: Writable[] } = {}): Writable {
+  const toEnd = targets.filter((t) => !options.leaveOpen?.includes(t));
   const out: Writable = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       const full = targets.filter((t) => !t.write(chunk));
@@ -17,7 +18,7 @@ export function tee(...targets: Writable[]): Writable {
     },
     final(callback) {
       Promise.all(
-        targets.map((t) => {
+        toEnd.map((t) => {
           const done = once(t, 'finish');
           t.end();
           return done;
@@ -28,7 +29,8 @@ export function tee(...targets: Writable[]): Writable {
   for (const t of targets) {
     t.on('error', (e) => out.destroy(e));
     t.on('close', () => {
-      if (!t.writableFinished) out.destroy(new Error('An export target closed before the export ended'));
+      if (!t.writableFinished && !out.writableFinished)
+        out.destroy(new Error('An export target closed before the export ended'));
     });
   }
   return out;

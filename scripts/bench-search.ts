@@ -1,0 +1,280 @@
+/**
+ * `npm run bench:search`: search and export through the real API (HTTP, auth, the running Sift in
+ * this process with embedded chDB), on generated rows (~10 columns, ~300 bytes a row) spread over
+ * 200 files, at 1 million and then 10 million rows.
+ *
+ *   npm run bench:search                               # 1M and 10M rows
+ *   BENCH_SEARCH_SIZES=200000,1000000 npm run bench:search
+ *
+ * Prints, per size: median end-to-end latency of `POST /api/file/search` (rare term, common term,
+ * two criteria) against the same queries run directly on ClickHouse; at the first size also SQLite
+ * `LIKE` on the same rows (the `sqlite3` command-line shell, `apt-get install sqlite3`), CSV export
+ * against the engine writing `FORMAT CSVWithNames`, XLSX export against exceljs's bare streaming
+ * writer; at the last size the API's peak RSS during a CSV export of every row.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { startSift } from '@sift/api';
+import { ident, newUploadRecord, type FileRow } from '@sift/clickhouse';
+import { signIn } from '../test/support/oidc.ts';
+
+const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
+const FILES = 200;
+const RUNS = 7;
+const HEADERS = [
+  'Authors',
+  'Author Full Names',
+  'Article Title',
+  'Source Title',
+  'Publication Year',
+  'DOI',
+  'Affiliations',
+  'Country',
+  'Email Addresses',
+  'Keywords',
+];
+const SURNAMES = `['Smith','Müller','García','Kim','Nguyen','Rossi','Novak','Silva','Kowalski','Tanaka','Okafor','Larsen']`;
+const WORDS = `['neural','graph','protein','climate','market','quantum','policy','soil','ocean','learning','network','health']`;
+const s = (k: string) => `${SURNAMES}[(cityHash64(number, ${k}) % 12) + 1]`;
+const w = (k: number) => `${WORDS}[(cityHash64(number, ${k}) % 12) + 1]`;
+/** The generated cells, one SQL expression per header (a rare surname every 100,003 rows). */
+const CELLS = [
+  `concat(${s("'a'")}, ', A; ', ${s("'b'")}, ', B')`,
+  `concat(if(number % 100003 = 7, 'Zyskowski', ${s("'a'")}), ', Anna; ', ${s("'b'")}, ', Ben')`,
+  `concat(${w(1)}, ' ', ${w(2)}, ' of ', ${w(3)}, ' and ', ${w(4)}, ' in ', ${w(5)}, ' systems ', toString(number))`,
+  `concat('Journal of ', ${w(6)}, ' and ', ${w(7)}, ' research')`,
+  `toString(1990 + number % 35)`,
+  `concat('10.', toString(1000 + number % 9000), '/x', toString(number))`,
+  `concat('Department of ', ${w(8)}, ', University of ', ${w(9)}, ', ', ${w(10)}, ' campus')`,
+  `['Germany','Japan','Brazil','Nigeria','Italy'][number % 5 + 1]`,
+  `concat(lower(${s("'a'")}), toString(number), '@uni.edu; ', lower(${s("'b'")}), '.b@inst.org')`,
+  `concat(${w(11)}, '; ', ${w(12)}, '; ', ${w(13)}, '; ', ${w(14)})`,
+];
+const SEARCHES: [string, Record<string, string>][] = [
+  ['rare term', { 'Author Full Names': 'zyskowski' }],
+  ['common term', { 'Author Full Names': 'kowalski' }],
+  ['two criteria', { 'Author Full Names': 'kowalski', Country: 'japan' }],
+];
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+async function timed(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
+  await fn(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-search-'));
+const sift = await startSift({
+  port: 0,
+  dataDir: dir,
+  clickhouseDatabase: 'bench',
+  queuePrefix: `sift-bench-${randomUUID()}`,
+  webDir: undefined,
+  publicUrl: undefined,
+  oidcIssuer: undefined,
+  runWorker: false,
+});
+const { storage } = sift;
+const table = `${ident(storage.database)}.rows`;
+const rows: Record<string, unknown>[] = [];
+try {
+  const token = await signIn(sift.url, 'admin@example.com', 'Bench Mark');
+  const api = (p: string, body: unknown) =>
+    fetch(`${sift.url}/api${p}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await api('/accounts/onboard', { firstName: 'Bench', lastName: 'Mark' });
+  const me = (await (await api('/accounts/me', {})).json()) as { id: string };
+
+  // Columns (with the skip indexes Sift decides from a sample) and 200 PROCESSED file records.
+  const sampleRs = await storage.client.query({
+    query: `SELECT ${CELLS.join(', ')} FROM numbers(2000)`,
+    format: 'JSONCompactEachRow',
+  });
+  const columnMap = await storage.rows.ensureColumns(HEADERS, await sampleRs.json<string[]>());
+  const files: FileRow[] = Array.from({ length: FILES }, (_, i) => ({
+    ...newUploadRecord({
+      id: randomUUID(),
+      ownerId: me.id,
+      originalFilename: `bench-${i}.csv`,
+      filename: '',
+      sizeBytes: 0,
+    }),
+    status: 'PROCESSED',
+    columnNames: HEADERS,
+    totalColumns: HEADERS.length,
+    sheetNames: ['Sheet1'],
+    columnMap,
+  }));
+  await storage.files.save(...files);
+  const physical = HEADERS.map((h) => ident(columnMap[h]!));
+
+  let loaded = 0;
+  for (const [n, size] of SIZES.entries()) {
+    const t = performance.now();
+    await storage.client.command({
+      query: `INSERT INTO ${table} (file_id, sheet, row_number, ${physical.join(', ')})
+              SELECT {ids:Array(String)}[number % ${FILES} + 1], 'Sheet1', toUInt32(intDiv(number, ${FILES}) + 2), ${CELLS.join(', ')}
+              FROM numbers(${loaded}, ${size - loaded})`,
+      query_params: { ids: files.map((f) => f.id) },
+    });
+    const loadMs = performance.now() - t;
+    loaded = size;
+    // SQLite gets the first size's rows, loaded from the engine's CSV (skipped without sqlite3).
+    let sqliteDb: string | null = null;
+    if (n === 0 && spawnSync('sqlite3', ['-version']).status === 0) {
+      const csv = path.join(dir, 'sqlite.csv');
+      await storage.client.command({
+        query: `INSERT INTO FUNCTION file({out:String}, 'CSVWithNames') SELECT ${physical.map((c, i) => `${c} AS \`${HEADERS[i]}\``).join(', ')} FROM ${table}`,
+        query_params: { out: csv },
+        clickhouse_settings: { engine_file_truncate_on_insert: 1 },
+      });
+      sqliteDb = path.join(dir, 'rows.sqlite');
+      spawnSync('sqlite3', [sqliteDb], { input: `.mode csv\n.import ${csv} rows\n` });
+      rmSync(csv, { force: true });
+    }
+    const row: Record<string, unknown> = {
+      rows: fmt(size),
+      'load rows/s (engine)': fmt((size - (n ? SIZES[n - 1]! : 0)) / (loadMs / 1000)),
+    };
+
+    for (const [name, criteria] of SEARCHES) {
+      const query = { files, criteria };
+      const direct = await timed(async () => {
+        await storage.rows.count(query);
+        await storage.rows.page(query, 0, 20);
+      });
+      let hits = 0;
+      const http = await timed(async () => {
+        const res = (await (
+          await api('/file/search', { searchCriteria: criteria, page: 0, size: 20 })
+        ).json()) as {
+          totalRecords: number;
+        };
+        hits = res.totalRecords;
+      });
+      row[`${name}: API ms`] = http.toFixed(1);
+      row[`${name}: engine ms`] = direct.toFixed(1);
+      row[`${name}: ratio`] = `${(http / direct).toFixed(2)}× (${fmt(hits)} hits)`;
+      if (sqliteDb) {
+        const sqlite = sqliteLike(sqliteDb, criteria);
+        row[`${name}: SQLite LIKE ms`] =
+          `${sqlite.toFixed(0)} (${(sqlite / http).toFixed(0)}× the API's time)`;
+      }
+    }
+
+    if (n === 0) {
+      // CSV export through the API against the engine writing the same rows itself.
+      const engineCsv = path.join(dir, 'engine.csv');
+      const te = performance.now();
+      await storage.client.command({
+        query: `INSERT INTO FUNCTION file({out:String}, 'CSVWithNames') SELECT ${physical.map((c, i) => `${c} AS \`${HEADERS[i]}\``).join(', ')} FROM ${table}
+                ORDER BY file_id, sheet, row_number`,
+        query_params: { out: engineCsv },
+        clickhouse_settings: { engine_file_truncate_on_insert: 1 },
+      });
+      const engineMs = performance.now() - te;
+      const csv = await exportVia(api, 'CSV');
+      row['CSV export rows/s'] =
+        `${fmt(size / (csv.ms / 1000))} (${(engineMs / csv.ms).toFixed(2)}× engine's ${fmt(size / (engineMs / 1000))})`;
+      const xlsx = await exportVia(api, 'XLSX');
+      const bare = await bareXlsx(size);
+      row['XLSX export rows/s'] =
+        `${fmt(size / (xlsx.ms / 1000))} (${(bare / xlsx.ms).toFixed(2)}× bare exceljs's ${fmt(size / (bare / 1000))})`;
+      rmSync(engineCsv, { force: true });
+    }
+    if (n === SIZES.length - 1) {
+      peakRss = process.memoryUsage().rss;
+      const csv = await exportVia(api, 'CSV');
+      row['full CSV export'] =
+        `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, peak RSS ${fmt(peakRss / 2 ** 20)} MB`;
+    }
+    rows.push(row);
+    console.log(row);
+  }
+} finally {
+  clearInterval(sampler);
+  await sift.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(
+  `\nSift search benchmark: ${FILES} files, ${HEADERS.length} columns, sizes ${SIZES.map(fmt).join(' and ')} rows (medians of ${RUNS})`,
+);
+console.table(rows);
+
+/** Median ms of the search's count and first page with SQLite `LIKE` on the database `db`. */
+function sqliteLike(db: string, criteria: Record<string, string>): number {
+  const where = Object.entries(criteria)
+    .map(([h, t]) => `"${h}" LIKE '%${t.replaceAll("'", "''")}%'`)
+    .join(' AND ');
+  const script = `.timer on\nSELECT count(*) FROM rows WHERE ${where};\nSELECT * FROM rows WHERE ${where} LIMIT 20;\n`;
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const out = spawnSync('sqlite3', [db], { input: script, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    const reals = [...out.stdout.matchAll(/Run Time: real ([\d.]+)/g)].map((m) => Number(m[1]) * 1000);
+    times.push(reals.reduce((a, b) => a + b, 0));
+  }
+  return median(times);
+}
+
+/** One export through the API: time to the last byte, and its size. */
+async function exportVia(
+  api: (p: string, body: unknown) => Promise<Response>,
+  format: 'CSV' | 'XLSX',
+): Promise<{ ms: number; bytes: number }> {
+  const t = performance.now();
+  const res = await api('/file/export', { searchCriteria: {}, format });
+  let bytes = 0;
+  for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length;
+  return { ms: performance.now() - t, bytes };
+}
+
+/** exceljs's bare streaming writer writing `n` rows of the same shape to a file; ms. */
+async function bareXlsx(n: number): Promise<number> {
+  const file = path.join(dir, 'bare.xlsx');
+  const t = performance.now();
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: file,
+    useSharedStrings: false,
+    useStyles: false,
+  });
+  let ws = wb.addWorksheet('Results');
+  ws.addRow(HEADERS).commit();
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && i % 1_000_000 === 0) {
+      ws.commit();
+      ws = wb.addWorksheet(`Results ${i / 1_000_000 + 1}`);
+    }
+    ws.addRow([
+      `Kim, A; Rossi, B`,
+      `Kim, Anna; Rossi, Ben`,
+      `neural graph of soil and ocean in market systems ${i}`,
+      'Journal of policy and health research',
+      String(1990 + (i % 35)),
+      `10.${1000 + (i % 9000)}/x${i}`,
+      'Department of soil, University of ocean, graph campus',
+      'Japan',
+      `kim${i}@uni.edu; rossi.b@inst.org`,
+      'soil; ocean; graph; market',
+    ]).commit();
+  }
+  ws.commit();
+  await wb.commit();
+  const ms = performance.now() - t;
+  rmSync(file, { force: true });
+  return ms;
+}
