@@ -4,27 +4,18 @@
  * three, and the file records and every stored row, of the GENERAL and the AUTHOR file, are compared.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUploadRecord, openStorage, type Storage } from '@sift/clickhouse';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newUploadRecord, type Storage } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
+import { useTempStorage } from './support/storage.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-csv-'));
+const temp = useTempStorage('csv');
+const dir = temp.dir;
 let storage: Storage;
-
-beforeAll(async () => {
-  storage = await openStorage({
-    user: 'default',
-    password: '',
-    database: `csv_${randomUUID().replaceAll('-', '')}`,
-    dataDir: dir,
-  });
-});
-afterAll(async () => {
-  await storage?.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  storage = temp.storage();
 });
 
 /** Ingests `bytes` as `name` with one loader; returns the records written and every row, in order. */

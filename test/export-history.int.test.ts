@@ -56,10 +56,11 @@ describe('export history', () => {
   it('keeps every export: listed newest first, downloaded byte for byte, deleted with its file', async () => {
     const csv = await exportBytes({ fileIds: [file.id], format: 'CSV', customFilename: 'Payloads ünïcode' });
     expect(csv.disposition).toContain("filename*=UTF-8''Payloads%20%C3%BCn%C3%AFcode.csv");
-    // Byte-exact neutralising: each payload is prefixed with ' (and quoted where CSV needs it); -42 stays.
+    // Byte-exact: every field quoted, each payload prefixed with ' ; -42 (a plain number) unchanged.
     expect(csv.bytes.toString('utf8')).toBe(
-      '\uFEFFName,Note\n' +
-        "Row 0,'=1+1\nRow 1,'+SUM(A1)\nRow 2,'-2+3\nRow 3,'@cmd\nRow 4,'\tTAB\nRow 5,\"'\rCR\"\nRow 6,-42",
+      '\uFEFF"Name","Note"\n' +
+        `"Row 0","'=1+1"\n"Row 1","'+SUM(A1)"\n"Row 2","'-2+3"\n"Row 3","'@cmd"\n` +
+        `"Row 4","'\tTAB"\n"Row 5","'\rCR"\n"Row 6","-42"\n`,
     );
     const xlsx = await exportBytes({ fileIds: [file.id], format: 'XLSX', columns: ['Note'] });
     const wb = new ExcelJS.Workbook();
@@ -117,7 +118,14 @@ describe('export history', () => {
     const res = await user.fetch('/file/export', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ fileIds: [big.id], format: 'CSV' }),
+      // With a pre-processing rule the rows pass through JavaScript as they are read (without one,
+      // the engine writes the whole file before the first byte is sent).
+      body: JSON.stringify({
+        fileIds: [big.id],
+        format: 'CSV',
+        enablePreprocessing: true,
+        preprocessingRules: [{ sourceColumn: 'Text', targetColumn: 'Id', delimiter: '|' }],
+      }),
     });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();

@@ -4,35 +4,25 @@
  * parsers; `ILIKE` searches on an indexed column use the index and still find exactly the rows.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ident,
   likeContains,
   MAX_TEXT_INDEXES,
   newUploadRecord,
-  openStorage,
   textIndexName,
   type Storage,
 } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
+import { useTempStorage } from './support/storage.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-index-'));
+const temp = useTempStorage('index');
+const dir = temp.dir;
 let storage: Storage;
-
-beforeAll(async () => {
-  storage = await openStorage({
-    user: 'default',
-    password: '',
-    database: `idx_${randomUUID().replaceAll('-', '')}`,
-    dataDir: dir,
-  });
-});
-afterAll(async () => {
-  await storage?.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  storage = temp.storage();
 });
 
 async function ingest(name: string, text: string, csvLoader: 'engine' | 'javascript') {

@@ -45,7 +45,7 @@ it('keeps every column of a sheet wider than the column guard, searchable', asyn
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\n'),
-  ).toEqual([`Field 1,${last}`, `r1c1,r1c${width}`, `r2c1,r2c${width}`]);
+  ).toEqual([`"Field 1","${last}"`, `"r1c1","r1c${width}"`, `"r2c1","r2c${width}"`]);
 });
 
 it('keeps a merged cell’s value in its top-left cell', async () => {

@@ -2,3 +2,4 @@
 export { startSift, type RunningSift } from './server.ts';
 export { createApp, type AppDeps } from './app.ts';
 export { loadConfig, type Config } from './config.ts';
+export { neutralise } from './search/export.service.ts';

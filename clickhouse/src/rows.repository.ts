@@ -402,6 +402,110 @@ export class RowsRepository {
     return rs.json<{ column: string; value: string }>();
   }
 
+  /**
+   * Every matching row as CSV text written by the engine itself (RFC 4180, every field quoted,
+   * `\n` line ends, no header row), in (file, sheet, row number) order, in pieces of about
+   * `batchRows` rows. `columns` are header names (a file without one gives an empty field); with
+   * `metadata`, each row starts with its file name, sheet and row number. Cells that a spreadsheet
+   * would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or LF, and not a plain number)
+   * are prefixed with `'` (OWASP CSV injection), as the JavaScript exporter does. Each piece is
+   * bounded by a key found first, so memory stays bounded whatever the result size.
+   */
+  async *csv(
+    query: RowQuery & { columns: string[]; metadata?: boolean },
+    batchRows = 100_000,
+  ): AsyncGenerator<string> {
+    const select = this.#csvSelect(query);
+    if (!select) return;
+    const { where, params, fields } = select;
+    let after: [string, string, number] | null = null;
+    for (;;) {
+      const keyset: string = after
+        ? 'AND (file_id, sheet, row_number) > ({afterFile:String}, {afterSheet:String}, {afterRow:UInt32})'
+        : '';
+      const window: Record<string, unknown> = {
+        ...params,
+        ...(after ? { afterFile: after[0], afterSheet: after[1], afterRow: after[2] } : {}),
+      };
+      // The last key of this piece (none: the rest is smaller than a piece).
+      const edge: { json<T>(): Promise<T[]> } = await this.#client.query({
+        query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${keyset}
+                ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
+        query_params: { ...window, offset: batchRows - 1 },
+        format: 'JSONCompactEachRow',
+      });
+      const [last]: ([string, string, number] | undefined)[] = await edge.json<[string, string, number]>();
+      const upTo = last
+        ? 'AND (file_id, sheet, row_number) <= ({toFile:String}, {toSheet:String}, {toRow:UInt32})'
+        : '';
+      const rs = await this.#client.query({
+        query: `SELECT ${fields.join(', ')} FROM ${this.#table} WHERE ${where} ${keyset} ${upTo}
+                ORDER BY file_id, sheet, row_number`,
+        query_params: { ...window, ...(last ? { toFile: last[0], toSheet: last[1], toRow: last[2] } : {}) },
+        format: 'CSV',
+      });
+      const text = await rs.text();
+      if (text) yield text;
+      if (!last) return;
+      after = [last[0], last[1], Number(last[2])];
+    }
+  }
+
+  /** The WHERE clause, parameters and CSV field expressions of an export (see csv). */
+  #csvSelect(
+    query: RowQuery & { columns: string[]; metadata?: boolean },
+  ): { where: string; params: Record<string, unknown>; fields: string[] } | null {
+    const c = this.#compile({ ...query, headers: [] });
+    if (!c) return null;
+    const params: Record<string, unknown> = { ...c.params };
+    const safe = (expr: string) =>
+      `if(match(${expr}, '^[=+\\-@\\t\\r\\n]') AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
+    const fields = query.columns.map((header, i) => {
+      const homes = this.#homes(query.files, header);
+      params[`ch${i}`] = header;
+      const physical = [...homes.physical].map(ident);
+      const inExtra = `extra[{ch${i}:String}]`;
+      const parts = [...physical, ...(homes.extra ? [inExtra] : [])];
+      const expr = !parts.length
+        ? "''"
+        : parts.length === 1
+          ? parts[0]!
+          : `coalesce(${parts.map((p) => `nullIf(${p}, '')`).join(', ')}, '')`;
+      return safe(expr);
+    });
+    if (query.metadata) {
+      params.metaIds = query.files.map((f) => f.id);
+      params.metaNames = query.files.map((f) => f.originalFilename);
+      fields.unshift(
+        safe("transform(file_id, {metaIds:Array(String)}, {metaNames:Array(String)}, '')"),
+        safe('sheet'),
+        'row_number',
+      );
+    }
+    return { where: c.where, params, fields };
+  }
+
+  /**
+   * The same CSV as {@link csv}, written by the embedded engine itself and appended to the file at
+   * `path` (which the caller may have started with a BOM and a header row): one query, streamed to
+   * disk by the engine (measured ~1M rows/s, against ~0.2M rows/s passing the text through
+   * JavaScript). Embedded chDB only. Resolves when the file is complete.
+   */
+  async appendCsvFile(
+    query: RowQuery & { columns: string[]; metadata?: boolean },
+    path: string,
+  ): Promise<void> {
+    const select = this.#csvSelect(query);
+    if (!select) return;
+    await this.#client.command({
+      query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
+              SELECT ${select.fields.join(', ')} FROM ${this.#table} WHERE ${select.where}
+              ORDER BY file_id, sheet, row_number`,
+      query_params: { ...select.params, out: path },
+      clickhouse_settings: { engine_file_truncate_on_insert: 0 },
+    });
+  }
+
   #compile(query: RowQuery): Compiled | null {
     if (!query.files.length) return null;
     const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };

@@ -32,16 +32,27 @@ export class ExportHistory {
     await mkdir(this.exportDir, { recursive: true });
     res.attachment(prepared.filename);
     res.type(prepared.contentType);
-    const kept = createWriteStream(file);
     let rowCount: number;
-    try {
-      // The response stays open until the history record is written, so a client that lists its
-      // exports right after its download has ended finds this one.
-      rowCount = await prepared.write(tee([res, kept], { leaveOpen: [res] }));
-    } catch (e) {
-      kept.destroy();
-      await rm(file, { force: true });
-      throw e;
+    // The response stays open until the history record is written, so a client that lists its
+    // exports right after its download has ended finds this one.
+    if (prepared.writeFile) {
+      try {
+        rowCount = await prepared.writeFile(file);
+        res.setHeader('content-length', String((await stat(file)).size));
+        await pipeline(createReadStream(file), res, { end: false });
+      } catch (e) {
+        await rm(file, { force: true });
+        throw e;
+      }
+    } else {
+      const kept = createWriteStream(file);
+      try {
+        rowCount = await prepared.write(tee([res, kept], { leaveOpen: [res] }));
+      } catch (e) {
+        kept.destroy();
+        await rm(file, { force: true });
+        throw e;
+      }
     }
     // `columns` in the history is a count (spec section 3); the chosen names stay as columnNames.
     const { columns: columnNames, ...criteria } = request;
