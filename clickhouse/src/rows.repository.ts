@@ -40,6 +40,18 @@ const SUGGEST_SETTINGS = {
   read_overflow_mode: 'break',
 } as const;
 
+/**
+ * Engine settings for writing a whole export: small blocks, two threads, sorting spilled to disk
+ * past 100 MB, no parallel formatting. Measured writing 10M rows (10 columns) to a CSV file: defaults
+ * 19.9 s and 1.9 GB peak RSS; these 11.6 s and 700 MB (of which ~250 MB is chDB itself).
+ */
+const BOUNDED_EXPORT_SETTINGS = {
+  max_threads: 2,
+  max_block_size: '8192',
+  max_bytes_before_external_sort: String(100 * 1024 * 1024),
+  output_format_parallel_formatting: 0,
+} as const;
+
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';
 
@@ -502,7 +514,7 @@ export class RowsRepository {
               SELECT ${select.fields.join(', ')} FROM ${this.#table} WHERE ${select.where}
               ORDER BY file_id, sheet, row_number`,
       query_params: { ...select.params, out: path },
-      clickhouse_settings: { engine_file_truncate_on_insert: 0 },
+      clickhouse_settings: { engine_file_truncate_on_insert: 0, ...BOUNDED_EXPORT_SETTINGS },
     });
   }
 
