@@ -320,9 +320,8 @@ export class RowsRepository {
   async *scan(query: RowQuery, batchSize = 20_000): AsyncGenerator<RowHit[]> {
     const c = this.#compile(query);
     if (!c) return;
-    let after: [string, string, number] | null = null;
-    for (;;) {
-      const keyset: string = after
+    const fetch = async (after: RowHit | null): Promise<RowHit[]> => {
+      const keyset = after
         ? 'AND (file_id, sheet, row_number) > ({afterFile:String}, {afterSheet:String}, {afterRow:UInt32})'
         : '';
       const rs = await this.#client.query({
@@ -331,15 +330,20 @@ export class RowsRepository {
         query_params: {
           ...c.params,
           limit: batchSize,
-          ...(after ? { afterFile: after[0], afterSheet: after[1], afterRow: after[2] } : {}),
+          ...(after ? { afterFile: after.fileId, afterSheet: after.sheet, afterRow: after.rowNumber } : {}),
         },
         format: 'JSONCompactEachRow',
       });
-      const hits = this.#hits(query, c, await rs.json<unknown[]>());
+      return this.#hits(query, c, await rs.json<unknown[]>());
+    };
+    // The next batch is read while the caller works on this one (one read ahead, no more).
+    let next: Promise<RowHit[]> | null = fetch(null);
+    while (next) {
+      const hits: RowHit[] = await next;
+      next = hits.length === batchSize ? fetch(hits[hits.length - 1]!) : null;
+      // Marked handled: a failure still surfaces at the await above.
+      next?.catch(() => undefined);
       if (hits.length) yield hits;
-      if (hits.length < batchSize) return;
-      const last = hits[hits.length - 1]!;
-      after = [last.fileId, last.sheet, last.rowNumber];
     }
   }
 
