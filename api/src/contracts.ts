@@ -428,3 +428,22 @@ export interface PreprocessedStatistics {
   /** Upload date of the newest one (ISO 8601), or null. */
   lastCreatedAt: string | null;
 }
+
+/**
+ * `PUT /api/accounts/update?firstName=&lastName=`: the caller's names (each optional; a name that is
+ * given must not be blank). Answers the updated `Account`.
+ */
+export const updateAccountQuerySchema = z.object({
+  firstName: z.string().trim().min(1, 'First name is required').max(200).optional(),
+  lastName: z.string().trim().min(1, 'Last name is required').max(200).optional(),
+});
+
+/** `GET /api/accounts/exists/{value}`: whether an account has this id or email. */
+export interface AccountExists {
+  exists: boolean;
+}
+
+/** `GET /api/accounts/{id}/onboarded`. */
+export interface AccountOnboarded {
+  onboarded: boolean;
+}

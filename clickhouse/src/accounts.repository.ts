@@ -24,6 +24,8 @@ interface RawAccount {
   created_at_ms: number;
 }
 
+const COLUMNS = 'id, email, first_name, last_name, active, onboarded, toUnixTimestamp64Milli(created_at) AS created_at_ms';
+
 /** Accounts in `{database}.accounts` (ReplacingMergeTree, read with FINAL). */
 export class AccountsRepository {
   readonly #client: ClickHouseClient;
@@ -37,7 +39,7 @@ export class AccountsRepository {
   /** The account with this id, or null when there is none (or it was deleted). */
   async get(id: string): Promise<AccountRow | null> {
     const rs = await this.#client.query({
-      query: `SELECT id, email, first_name, last_name, active, onboarded, toUnixTimestamp64Milli(created_at) AS created_at_ms
+      query: `SELECT ${COLUMNS}
               FROM ${this.#table} FINAL WHERE id = {id:String} AND is_deleted = 0 LIMIT 1`,
       query_params: { id },
       format: 'JSONEachRow',
@@ -46,8 +48,41 @@ export class AccountsRepository {
     return row ? toAccount(row) : null;
   }
 
+  /** Every account (not deleted), by full name then email. */
+  async list(): Promise<AccountRow[]> {
+    const rs = await this.#client.query({
+      query: `SELECT ${COLUMNS}
+              FROM ${this.#table} FINAL WHERE is_deleted = 0
+              ORDER BY lowerUTF8(concat(first_name, ' ', last_name)), lowerUTF8(email), id`,
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<RawAccount>()).map(toAccount);
+  }
+
+  /** The account with this email (compared case-insensitively), or null. */
+  async findByEmail(email: string): Promise<AccountRow | null> {
+    const rs = await this.#client.query({
+      query: `SELECT ${COLUMNS}
+              FROM ${this.#table} FINAL WHERE lowerUTF8(email) = lowerUTF8({email:String}) AND is_deleted = 0
+              ORDER BY created_at LIMIT 1`,
+      query_params: { email },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<RawAccount>();
+    return row ? toAccount(row) : null;
+  }
+
+  /** Marks the account deleted. */
+  async remove(account: AccountRow): Promise<void> {
+    await this.#write(account, 1);
+  }
+
   /** Writes the whole account (insert or update). */
   async save(account: AccountRow): Promise<void> {
+    await this.#write(account, 0);
+  }
+
+  async #write(account: AccountRow, isDeleted: 0 | 1): Promise<void> {
     await this.#client.insert({
       table: this.#table,
       format: 'JSONEachRow',
@@ -61,7 +96,7 @@ export class AccountsRepository {
           onboarded: account.onboarded ? 1 : 0,
           created_at: account.createdAt,
           version: nextVersion(),
-          is_deleted: 0,
+          is_deleted: isDeleted,
         },
       ],
     });

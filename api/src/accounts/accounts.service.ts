@@ -43,7 +43,34 @@ export class AccountsService {
     return next;
   }
 
-  /** Activates an account; null when there is none with this id. */
+  /** Changes the names given (the others stay). */
+  async update(
+    account: AccountRow,
+    names: { firstName?: string | undefined; lastName?: string | undefined },
+  ) {
+    const next = {
+      ...account,
+      firstName: names.firstName ?? account.firstName,
+      lastName: names.lastName ?? account.lastName,
+    };
+    await this.storage.accounts.save(next);
+    return next;
+  }
+
+  get(id: string): Promise<AccountRow | null> {
+    return this.storage.accounts.get(id);
+  }
+
+  findByEmail(email: string): Promise<AccountRow | null> {
+    return this.storage.accounts.findByEmail(email);
+  }
+
+  /** Every account, by full name. */
+  list(): Promise<AccountRow[]> {
+    return this.storage.accounts.list();
+  }
+
+  /** Activates or deactivates an account; null when there is none with this id. */
   async setActive(id: string, active: boolean): Promise<AccountRow | null> {
     const account = await this.storage.accounts.get(id);
     if (!account) return null;
