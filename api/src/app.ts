@@ -4,6 +4,8 @@ import express, { type Express, type Router } from 'express';
 import type { Storage } from '@sift/clickhouse';
 import { AccountsService } from './accounts/accounts.service.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
+import { adminRoutes } from './admin/admin.routes.ts';
+import { AdminService, type QueueCounts } from './admin/admin.service.ts';
 import { authenticate, requireActiveOnboarded } from './auth/middleware.ts';
 import { TokenVerifier } from './auth/token-verifier.ts';
 import type { Config } from './config.ts';
@@ -34,6 +36,8 @@ export interface AppDeps {
   /** The dev identity provider's router, mounted at /idp, when no external issuer is configured. */
   devIdp?: Router | undefined;
   log: (message: string, detail?: unknown) => void;
+  /** Ingest jobs by state, for the admin system statistics (zeros when not given). */
+  queueCounts?: QueueCounts | undefined;
 }
 
 /** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
@@ -92,6 +96,16 @@ export function createApp(deps: AppDeps): Express {
     uploadsRoutes(files, deps.tracker, blobDir, config.maxUploadBytes),
   );
   api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(deps.tracker));
+  const admin = new AdminService({
+    storage,
+    files,
+    exports,
+    queries,
+    tracker: deps.tracker,
+    queueCounts: deps.queueCounts ?? (async () => ({ waiting: 0, active: 0, delayed: 0, failed: 0 })),
+    dataDir: config.dataDir,
+  });
+  api.use('/admin', adminRoutes(admin, deps.log));
   api.use(() => {
     throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
   });

@@ -447,3 +447,98 @@ export interface AccountExists {
 export interface AccountOnboarded {
   onboarded: boolean;
 }
+
+/** A page of a list (spec section 3, paged account list): `content` and `totalElements`. */
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  /** Zero-based. */
+  page: number;
+  size: number;
+}
+
+/** `GET /api/admin/accounts/list` query (spec section 9: page size 10, page from 0, sorted by full name). */
+export const adminAccountListSchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(200).default(10),
+  onboarded: z.enum(['true', 'false']).optional(),
+  active: z.enum(['true', 'false']).optional(),
+  sortBy: z.enum(['fullName', 'email', 'createdAt']).default('fullName'),
+  sortOrder: z.enum(['asc', 'desc']).default('asc'),
+});
+
+/** `GET /api/admin/accounts/search?query=&page=&size=`: name or email containing `query`. */
+export const adminAccountSearchSchema = z.object({
+  query: z.string().trim().max(200).default(''),
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(200).default(10),
+});
+
+/** `PUT /api/admin/accounts/{accountId}` body: the fields to change. */
+export const adminAccountUpdateSchema = z
+  .object({
+    active: z.boolean().optional(),
+    onboarded: z.boolean().optional(),
+    firstName: z.string().trim().min(1, 'First name is required').max(200).optional(),
+    lastName: z.string().trim().min(1, 'Last name is required').max(200).optional(),
+  })
+  .refine(
+    (v) => Object.keys(v).length > 0,
+    'Nothing to change: send active, onboarded, firstName or lastName.',
+  );
+
+/** An account in the admin lists: the account plus when it was created. */
+export interface AdminAccount extends Account {
+  createdAt: string;
+}
+
+/** `DELETE /api/admin/accounts/{id}`: what went with the account. */
+export interface AccountDeletion {
+  accountId: string;
+  filesDeleted: number;
+  exportsDeleted: number;
+  savedQueriesDeleted: number;
+  uploadSessionsDeleted: number;
+}
+
+/** `GET /api/admin/stats?accountId=`: one account's data in numbers. */
+export interface AccountStats {
+  accountId: string;
+  files: number;
+  generalFiles: number;
+  authorFiles: number;
+  failedFiles: number;
+  /** Rows of the account's PROCESSED files. */
+  rows: number;
+  exports: number;
+  savedQueries: number;
+  /** Bytes of the account's uploaded originals and kept exports. */
+  storageBytes: number;
+}
+
+/**
+ * `GET /api/admin/system/stats`: the whole installation. `storage` is bytes on disk: ClickHouse
+ * (every table of Sift's database), originals (DATA_DIR/blobs) and kept exports (DATA_DIR/exports).
+ * `queue` counts ingest jobs by state.
+ */
+export interface SystemStats {
+  accounts: number;
+  activeAccounts: number;
+  files: number;
+  rows: number;
+  exports: number;
+  storage: { clickhouseBytes: number; originalsBytes: number; exportsBytes: number };
+  queue: { waiting: number; active: number; delayed: number; failed: number };
+}
+
+/** `GET /api/admin/audit?page=&size=`: what administrators did, newest first. */
+export interface AuditEntry {
+  id: string;
+  createdAt: string;
+  actorId: string;
+  actorEmail: string;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}

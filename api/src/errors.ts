@@ -63,3 +63,9 @@ function isBodyParserError(err: unknown): err is { status: number; type: string 
     typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed'
   );
 }
+
+export class ConflictError extends HttpError {
+  constructor(message: string, code = 'CONFLICT') {
+    super(409, code, message);
+  }
+}

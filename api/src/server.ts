@@ -124,6 +124,15 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     devIdp,
     log,
     tracker,
+    queueCounts: async () => {
+      const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      return {
+        waiting: c.waiting ?? 0,
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+      };
+    },
     enqueue: async (payload) => {
       await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: payload.fileId });
     },

@@ -32,6 +32,18 @@ export interface SavedQueryDocument {
   criteria: Record<string, unknown>;
 }
 
+/** One administrator action (spec: who, what, counts, when; `createdAt` is when). */
+export interface AuditDocument {
+  actorId: string;
+  actorEmail: string;
+  /** e.g. `account.update`, `account.delete`, `access.denied`. */
+  action: string;
+  /** The account or object acted on, when there is one. */
+  target: string;
+  /** Counts or changed fields. */
+  details: Record<string, unknown>;
+}
+
 interface RawDocument {
   id: string;
   owner_id: string;
@@ -70,6 +82,17 @@ export class DocumentsRepository<T> {
   /** The owner's documents, newest first. */
   async list(ownerId: string): Promise<StoredDocument<T>[]> {
     return this.#select('owner_id = {ownerId:String}', { ownerId });
+  }
+
+  /** Documents of this kind over all owners. */
+  async count(): Promise<number> {
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n FROM ${this.#table} FINAL WHERE kind = {kind:String} AND is_deleted = 0`,
+      query_params: { kind: this.kind },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
   }
 
   async #select(where: string, params: Record<string, unknown>): Promise<StoredDocument<T>[]> {

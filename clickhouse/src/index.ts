@@ -5,7 +5,12 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { AccountsRepository } from './accounts.repository.ts';
 import { openClickHouse, type ClickHouseOptions } from './client.ts';
-import { DocumentsRepository, type ExportDocument, type SavedQueryDocument } from './documents.repository.ts';
+import {
+  DocumentsRepository,
+  type AuditDocument,
+  type ExportDocument,
+  type SavedQueryDocument,
+} from './documents.repository.ts';
 import { FilesRepository } from './files.repository.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows.repository.ts';
@@ -32,6 +37,8 @@ export interface Storage {
   exports: DocumentsRepository<ExportDocument>;
   /** Saved search queries. */
   queries: DocumentsRepository<SavedQueryDocument>;
+  /** What administrators did (owner '' = the system-wide log). */
+  audit: DocumentsRepository<AuditDocument>;
   /** Answers true when ClickHouse answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -50,6 +57,7 @@ export async function openStorage(options: ClickHouseOptions): Promise<Storage> 
     rows: new RowsRepository(client, options.database),
     exports: new DocumentsRepository<ExportDocument>(client, options.database, 'export'),
     queries: new DocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
+    audit: new DocumentsRepository<AuditDocument>(client, options.database, 'audit'),
     async ping() {
       try {
         const r = await client.ping();

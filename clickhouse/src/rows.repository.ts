@@ -276,6 +276,18 @@ export class RowsRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** Rows stored over all files, and the bytes every table of the database takes on disk. */
+  async totals(): Promise<{ rows: number; diskBytes: number }> {
+    const rs = await this.#client.query({
+      query: `SELECT (SELECT count() FROM ${this.#table}) AS rows,
+                     (SELECT sum(bytes_on_disk) FROM system.parts WHERE database = {db:String} AND active) AS disk`,
+      query_params: { db: this.#db },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ rows: number; disk: number }>();
+    return { rows: Number(row?.rows ?? 0), diskBytes: Number(row?.disk ?? 0) };
+  }
+
   /** Removes every row of these files (lightweight delete, waited for). */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;

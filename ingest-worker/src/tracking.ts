@@ -161,8 +161,16 @@ export class UploadTracker {
 
   /** Removes the owner's sessions created more than `daysOld` days ago; returns how many. */
   async cleanup(ownerId: string, daysOld: number): Promise<number> {
-    const cutoff = Date.now() - daysOld * 24 * 3600 * 1000;
-    const ids = await this.redis.zrangebyscore(this.#key('owner', ownerId), '-inf', `(${cutoff}`);
+    return this.#removeBefore(ownerId, `(${Date.now() - daysOld * 24 * 3600 * 1000}`);
+  }
+
+  /** Removes every session of the owner (their account is being deleted); returns how many. */
+  async removeAll(ownerId: string): Promise<number> {
+    return this.#removeBefore(ownerId, '+inf');
+  }
+
+  async #removeBefore(ownerId: string, max: string): Promise<number> {
+    const ids = await this.redis.zrangebyscore(this.#key('owner', ownerId), '-inf', max);
     if (!ids.length) return 0;
     const multi = this.redis.multi();
     for (const id of ids) multi.del(this.#key('session', id), this.#key('session', id, 'files'));

@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import { accountOf, tokenOf } from '../auth/middleware.ts';
+import { ADMIN_PERMISSION } from '../accounts/accounts.service.ts';
+import {
+  adminAccountListSchema,
+  adminAccountSearchSchema,
+  adminAccountUpdateSchema,
+  type AccountDeletion,
+  type AccountStats,
+  type SystemStats,
+} from '../contracts.ts';
+import { BadRequestError, ForbiddenError } from '../errors.ts';
+import { parseBody } from '../validation.ts';
+import type { AdminService } from './admin.service.ts';
+import { z } from 'zod';
+
+const pageSchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(200).default(20),
+});
+
+/**
+ * `/api/admin/*`, all behind `admin:view`: a caller without it gets 403, and the attempt is logged
+ * and written to the audit log. Changes are audited too (`GET /api/admin/audit`).
+ */
+export function adminRoutes(admin: AdminService, log: (message: string, detail?: unknown) => void): Router {
+  const router = Router();
+  router.use(async (req, res, next) => {
+    if (tokenOf(res).permissions.includes(ADMIN_PERMISSION)) return next();
+    const account = accountOf(res);
+    log('Admin access denied', { accountId: account.id, method: req.method, path: req.originalUrl });
+    await admin.audit(account, 'access.denied', req.originalUrl, { method: req.method });
+    throw new ForbiddenError('You do not have permission to do this.', 'MISSING_PERMISSION');
+  });
+
+  router.get('/accounts/list', async (req, res) => {
+    res.json(await admin.listAccounts(parseBody(adminAccountListSchema, req.query)));
+  });
+  router.get('/accounts/search', async (req, res) => {
+    res.json(await admin.searchAccounts(parseBody(adminAccountSearchSchema, req.query)));
+  });
+  router.put('/accounts/:accountId', async (req, res) => {
+    const patch = parseBody(adminAccountUpdateSchema, req.body);
+    res.json(await admin.updateAccount(accountOf(res), String(req.params.accountId), patch));
+  });
+  router.delete('/accounts/:id', async (req, res) => {
+    res.json((await admin.deleteAccount(accountOf(res), String(req.params.id))) satisfies AccountDeletion);
+  });
+  router.get('/stats', async (req, res) => {
+    const accountId = typeof req.query.accountId === 'string' ? req.query.accountId : '';
+    if (!accountId)
+      throw new BadRequestError('Say which account: accountId is required.', 'ACCOUNT_ID_REQUIRED');
+    res.json((await admin.accountStats(accountId)) satisfies AccountStats);
+  });
+  router.get('/system/stats', async (_req, res) => {
+    res.json((await admin.systemStats()) satisfies SystemStats);
+  });
+  router.get('/audit', async (req, res) => {
+    const { page, size } = parseBody(pageSchema, req.query);
+    res.json(await admin.auditLog(page, size));
+  });
+  return router;
+}

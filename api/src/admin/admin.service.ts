@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ident, type AccountRow, type AuditDocument, type Storage } from '@sift/clickhouse';
+import type { UploadTracker } from '@sift/ingest-worker';
+import type {
+  AccountDeletion,
+  AccountStats,
+  AdminAccount,
+  AuditEntry,
+  Page,
+  SystemStats,
+} from '../contracts.ts';
+import { toAccount } from '../accounts/accounts.service.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import type { FilesService } from '../files/files.service.ts';
+import type { ExportHistory } from '../search/export-history.ts';
+import type { SavedQueries } from '../search/saved-queries.ts';
+
+/** Ingest jobs by state (BullMQ's counts). */
+export type QueueCounts = () => Promise<SystemStats['queue']>;
+
+/** Who is acting: the administrator's account. */
+export type Actor = Pick<AccountRow, 'id' | 'email'>;
+
+/** Owner id of the system-wide audit log. */
+const AUDIT_OWNER = '';
+
+/** Administration (spec sections 6 and 7, Admin): accounts, statistics and the audit log. */
+export class AdminService {
+  constructor(
+    private readonly deps: {
+      storage: Storage;
+      files: FilesService;
+      exports: ExportHistory;
+      queries: SavedQueries;
+      tracker: UploadTracker;
+      queueCounts: QueueCounts;
+      dataDir: string;
+    },
+  ) {}
+
+  /** Accounts filtered by state and sorted (default: full name), one page. */
+  async listAccounts(q: {
+    page: number;
+    size: number;
+    onboarded?: 'true' | 'false' | undefined;
+    active?: 'true' | 'false' | undefined;
+    sortBy: 'fullName' | 'email' | 'createdAt';
+    sortOrder: 'asc' | 'desc';
+  }): Promise<Page<AdminAccount>> {
+    let all = await this.deps.storage.accounts.list();
+    if (q.onboarded) all = all.filter((a) => a.onboarded === (q.onboarded === 'true'));
+    if (q.active) all = all.filter((a) => a.active === (q.active === 'true'));
+    const key = (a: AccountRow) =>
+      q.sortBy === 'email'
+        ? a.email.toLowerCase()
+        : q.sortBy === 'createdAt'
+          ? a.createdAt
+          : `${a.firstName} ${a.lastName}`.trim().toLowerCase();
+    all.sort((a, b) => key(a).localeCompare(key(b)) * (q.sortOrder === 'asc' ? 1 : -1));
+    return page(all.map(toAdminAccount), q.page, q.size);
+  }
+
+  /** Accounts whose full name or email contains `query` (case-insensitive), by full name. */
+  async searchAccounts(q: { query: string; page: number; size: number }): Promise<Page<AdminAccount>> {
+    const needle = q.query.toLowerCase();
+    const all = (await this.deps.storage.accounts.list()).filter((a) =>
+      `${a.firstName} ${a.lastName}\n${a.email}`.toLowerCase().includes(needle),
+    );
+    return page(all.map(toAdminAccount), q.page, q.size);
+  }
+
+  async updateAccount(
+    actor: Actor,
+    id: string,
+    patch: {
+      active?: boolean | undefined;
+      onboarded?: boolean | undefined;
+      firstName?: string | undefined;
+      lastName?: string | undefined;
+    },
+  ): Promise<AdminAccount> {
+    const account = await this.#account(id);
+    const next: AccountRow = {
+      ...account,
+      ...(patch.active === undefined ? {} : { active: patch.active }),
+      ...(patch.onboarded === undefined ? {} : { onboarded: patch.onboarded }),
+      ...(patch.firstName === undefined ? {} : { firstName: patch.firstName }),
+      ...(patch.lastName === undefined ? {} : { lastName: patch.lastName }),
+    };
+    await this.deps.storage.accounts.save(next);
+    await this.audit(actor, 'account.update', id, { ...patch });
+    return toAdminAccount(next);
+  }
+
+  /**
+   * Deletes an account and everything it owns: files (rows, originals, AUTHOR files), kept exports,
+   * saved queries and upload sessions. An administrator cannot delete their own account (409).
+   */
+  async deleteAccount(actor: Actor, id: string): Promise<AccountDeletion> {
+    if (id === actor.id) throw new ConflictError('You cannot delete your own account.', 'SELF_DELETE');
+    const account = await this.#account(id);
+    const { files, exports, queries, tracker, storage } = this.deps;
+    const owned = await storage.files.list({ ownerId: id });
+    let filesDeleted = 0;
+    // GENERAL files first: deleting one also removes the AUTHOR file derived from it.
+    for (const f of [...owned].sort((a, b) =>
+      a.fileType === b.fileType ? 0 : a.fileType === 'GENERAL' ? -1 : 1,
+    )) {
+      try {
+        await files.delete(id, f.id);
+        filesDeleted++;
+      } catch (e) {
+        if (!(e instanceof NotFoundError)) throw e;
+        filesDeleted++; // already gone with its source file
+      }
+    }
+    const kept = await exports.list(id);
+    for (const e of kept) await exports.delete(id, e.id);
+    const saved = await queries.list(id);
+    for (const q of saved) await queries.delete(id, q.id);
+    const uploadSessionsDeleted = await tracker.removeAll(id);
+    await storage.accounts.remove(account);
+    const result: AccountDeletion = {
+      accountId: id,
+      filesDeleted,
+      exportsDeleted: kept.length,
+      savedQueriesDeleted: saved.length,
+      uploadSessionsDeleted,
+    };
+    await this.audit(actor, 'account.delete', id, { email: account.email, ...result });
+    return result;
+  }
+
+  async accountStats(accountId: string): Promise<AccountStats> {
+    await this.#account(accountId);
+    const files = await this.deps.storage.files.list({ ownerId: accountId });
+    const kept = await this.deps.exports.list(accountId);
+    return {
+      accountId,
+      files: files.length,
+      generalFiles: files.filter((f) => f.fileType === 'GENERAL').length,
+      authorFiles: files.filter((f) => f.fileType === 'AUTHOR').length,
+      failedFiles: files.filter((f) => f.status === 'FAILED').length,
+      rows: files.filter((f) => f.status === 'PROCESSED').reduce((n, f) => n + f.totalRows, 0),
+      exports: kept.length,
+      savedQueries: (await this.deps.queries.list(accountId)).length,
+      storageBytes: files.reduce((n, f) => n + f.sizeBytes, 0) + kept.reduce((n, e) => n + e.sizeBytes, 0),
+    };
+  }
+
+  async systemStats(): Promise<SystemStats> {
+    const { storage, dataDir } = this.deps;
+    const accounts = await storage.accounts.list();
+    const totals = await storage.rows.totals();
+    const fileCount = await storage.client.query({
+      query: `SELECT count() AS n FROM ${ident(storage.database)}.files FINAL WHERE is_deleted = 0`,
+      format: 'JSONEachRow',
+    });
+    const [files] = await fileCount.json<{ n: number }>();
+    return {
+      accounts: accounts.length,
+      activeAccounts: accounts.filter((a) => a.active).length,
+      files: Number(files?.n ?? 0),
+      rows: totals.rows,
+      exports: await storage.exports.count(),
+      storage: {
+        clickhouseBytes: totals.diskBytes,
+        originalsBytes: await directoryBytes(path.join(dataDir, 'blobs')),
+        exportsBytes: await directoryBytes(path.join(dataDir, 'exports')),
+      },
+      queue: await this.deps.queueCounts(),
+    };
+  }
+
+  /** Writes one entry of the audit log. */
+  async audit(actor: Actor, action: string, target: string, details: Record<string, unknown>): Promise<void> {
+    const body: AuditDocument = { actorId: actor.id, actorEmail: actor.email, action, target, details };
+    await this.deps.storage.audit.save({
+      id: randomUUID(),
+      ownerId: AUDIT_OWNER,
+      createdAt: new Date().toISOString(),
+      body,
+    });
+  }
+
+  /** The audit log, newest first, one page. */
+  async auditLog(pageNo: number, size: number): Promise<Page<AuditEntry>> {
+    const docs = await this.deps.storage.audit.list(AUDIT_OWNER);
+    return page(
+      docs.map((d) => ({ id: d.id, createdAt: d.createdAt, ...d.body })),
+      pageNo,
+      size,
+    );
+  }
+
+  async #account(id: string): Promise<AccountRow> {
+    const account = await this.deps.storage.accounts.get(id);
+    if (!account) throw new NotFoundError('No account with this id.', 'ACCOUNT_NOT_FOUND');
+    return account;
+  }
+}
+
+function toAdminAccount(a: AccountRow): AdminAccount {
+  return { ...toAccount(a), createdAt: a.createdAt };
+}
+
+function page<T>(all: T[], pageNo: number, size: number): Page<T> {
+  return {
+    content: all.slice(pageNo * size, pageNo * size + size),
+    totalElements: all.length,
+    totalPages: Math.ceil(all.length / size),
+    page: pageNo,
+    size,
+  };
+}
+
+/** Bytes of the files directly in `dir` (0 when it does not exist). */
+async function directoryBytes(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let total = 0;
+  for (const n of names)
+    total += await stat(path.join(dir, n)).then(
+      (s) => (s.isFile() ? s.size : 0),
+      () => 0,
+    );
+  return total;
+}

@@ -1,0 +1,178 @@
+/**
+ * The admin API (issue 5, Admin): everything behind `admin:view` (403 and an audit entry without
+ * it), account lists with filters, sorting and paging, search, update, per-account and system
+ * statistics, and deleting an account with everything it owns.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import type {
+  Account,
+  AccountDeletion,
+  AccountStats,
+  AdminAccount,
+  AuditEntry,
+  Page,
+  SystemStats,
+} from '@sift/api/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let admin: ApiClient;
+let adminId: string;
+const users: Record<string, { client: ApiClient; id: string }> = {};
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  admin = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ada', 'Admin');
+  adminId = (await admin.json<Account>('/accounts/me')).id;
+  for (const [key, email, name] of [
+    ['zed', 'zed@example.org', 'Zed Zulu'],
+    ['bea', 'bea@example.org', 'Bea Bravo'],
+    ['cal', 'cal@example.org', 'Cal Charlie'],
+  ] as const) {
+    const client = await ApiClient.signIn(sift, email, name);
+    users[key] = { client, id: (await client.json<Account>('/accounts/me')).id };
+  }
+  // Bea and Cal are activated and set up; Zed waits for approval.
+  for (const key of ['bea', 'cal'] as const) {
+    await admin.json(`/accounts/${users[key]!.id}/activate`, undefined, 'PUT');
+    const [first, last] = key === 'bea' ? ['Bea', 'Bravo'] : ['Cal', 'Charlie'];
+    await users[key]!.client.json('/accounts/onboard', { firstName: first, lastName: last });
+  }
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+it('refuses every admin route without admin:view, and writes the attempt to the audit log', async () => {
+  const bea = users.bea!.client;
+  for (const [method, p] of [
+    ['GET', '/admin/accounts/list'],
+    ['GET', '/admin/system/stats'],
+    ['DELETE', `/admin/accounts/${adminId}`],
+  ]) {
+    expect((await bea.fetch(p!, { method })).status, p).toBe(403);
+  }
+  const audit = await admin.json<Page<AuditEntry>>('/admin/audit');
+  expect(audit.content.filter((e) => e.action === 'access.denied').map((e) => [e.actorId, e.target])).toEqual(
+    [
+      [users.bea!.id, `/api/admin/accounts/${adminId}`],
+      [users.bea!.id, '/api/admin/system/stats'],
+      [users.bea!.id, '/api/admin/accounts/list'],
+    ],
+  );
+});
+
+it('lists accounts by full name, 10 a page, with state filters, sorting and search', async () => {
+  const all = await admin.json<Page<AdminAccount>>('/admin/accounts/list');
+  expect(all).toMatchObject({ totalElements: 4, page: 0, size: 10, totalPages: 1 });
+  expect(all.content.map((a) => a.email)).toEqual([
+    'admin@example.com',
+    'bea@example.org',
+    'cal@example.org',
+    'zed@example.org',
+  ]);
+  const waiting = await admin.json<Page<AdminAccount>>('/admin/accounts/list?active=false');
+  expect(waiting.content.map((a) => a.email)).toEqual(['zed@example.org']);
+  const onboarded = await admin.json<Page<AdminAccount>>(
+    '/admin/accounts/list?onboarded=true&sortBy=email&sortOrder=desc',
+  );
+  expect(onboarded.content.map((a) => a.email)).toEqual([
+    'cal@example.org',
+    'bea@example.org',
+    'admin@example.com',
+  ]);
+  const second = await admin.json<Page<AdminAccount>>('/admin/accounts/list?page=1&size=3');
+  expect(second).toMatchObject({ totalElements: 4, totalPages: 2 });
+  expect(second.content.map((a) => a.email)).toEqual(['zed@example.org']);
+  const found = await admin.json<Page<AdminAccount>>('/admin/accounts/search?query=BRAVO');
+  expect(found.content.map((a) => a.email)).toEqual(['bea@example.org']);
+  expect((await admin.fetch('/admin/accounts/list?sortBy=shoeSize')).status).toBe(400);
+});
+
+it('updates an account and says what was wrong with a bad body', async () => {
+  const updated = await admin.json<AdminAccount>(`/admin/accounts/${users.zed!.id}`, { active: true }, 'PUT');
+  expect(updated).toMatchObject({ email: 'zed@example.org', active: true, onboarded: false });
+  const bad = await admin.fetch(`/admin/accounts/${users.zed!.id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(bad.status).toBe(400);
+  expect(((await bad.json()) as { error: string }).error).toBe(
+    'Nothing to change: send active, onboarded, firstName or lastName.',
+  );
+  expect(
+    (
+      await admin.fetch('/admin/accounts/no-such-id', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"active":false}',
+      })
+    ).status,
+  ).toBe(404);
+});
+
+it('counts an account’s data and the system’s, then deletes the account with all it owns', async () => {
+  const cal = users.cal!.client;
+  const [uploaded] = await cal.upload([
+    {
+      name: 'cal-papers.csv',
+      bytes: new TextEncoder().encode('Authors,Email Addresses\n"Kim, J; Okafor, N",jkim@uni.edu\n'),
+    },
+  ]);
+  const file = await cal.waitForIngest(uploaded!.id);
+  expect(file.status).toBe('PROCESSED');
+  const exported = await cal.fetch('/file/export', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ format: 'CSV' }),
+  });
+  await exported.arrayBuffer();
+  await cal.json('/file/queries', { name: 'Kims', searchCriteria: { Authors: 'Kim' } });
+
+  const stats = await admin.json<AccountStats>(`/admin/stats?accountId=${users.cal!.id}`);
+  expect(stats).toMatchObject({
+    files: 2,
+    generalFiles: 1,
+    authorFiles: 1,
+    failedFiles: 0,
+    rows: 3,
+    exports: 1,
+    savedQueries: 1,
+  });
+  expect(stats.storageBytes).toBeGreaterThan(file.sizeBytes);
+  const system = await admin.json<SystemStats>('/admin/system/stats');
+  expect(system).toMatchObject({ accounts: 4, activeAccounts: 4, files: 2, rows: 3, exports: 1 });
+  expect(system.storage.clickhouseBytes).toBeGreaterThan(0);
+  expect(system.storage.originalsBytes).toBe(file.sizeBytes);
+  expect(system.queue).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+
+  expect((await admin.fetch(`/admin/accounts/${adminId}`, { method: 'DELETE' })).status).toBe(409);
+  const deletion = await admin.json<AccountDeletion>(`/admin/accounts/${users.cal!.id}`, undefined, 'DELETE');
+  expect(deletion).toEqual({
+    accountId: users.cal!.id,
+    filesDeleted: 2,
+    exportsDeleted: 1,
+    savedQueriesDeleted: 1,
+    uploadSessionsDeleted: 1,
+  });
+  expect((await admin.fetch(`/accounts/${users.cal!.id}`)).status).toBe(404);
+  expect(await sift.storage.files.list({ ownerId: users.cal!.id })).toEqual([]);
+  expect(await sift.storage.rows.totals()).toMatchObject({ rows: 0 });
+  expect(
+    readdirSync(path.join(sift.config.dataDir, 'blobs')).filter((n) => n.startsWith(file.filename)),
+  ).toEqual([]);
+  expect(readdirSync(path.join(sift.config.dataDir, 'exports'))).toEqual([]);
+  const after = await admin.json<SystemStats>('/admin/system/stats');
+  expect(after).toMatchObject({ accounts: 3, files: 0, rows: 0, exports: 0 });
+
+  const audit = await admin.json<Page<AuditEntry>>('/admin/audit');
+  expect(audit.content.slice(0, 2).map((e) => [e.action, e.target, e.actorEmail])).toEqual([
+    ['account.delete', users.cal!.id, 'admin@example.com'],
+    ['account.update', users.zed!.id, 'admin@example.com'],
+  ]);
+  expect(audit.content[0]!.details).toMatchObject({ email: 'cal@example.org', filesDeleted: 2 });
+});
