@@ -1,0 +1,124 @@
+/**
+ * Token checks (issue 5, Security tests): every kind of bad access token gets 401; a token whose
+ * permissions are absent, not a list, or not exactly `admin:view` gets 403 on admin routes. Tokens
+ * are minted here with the dev identity provider's own signing key, so only the claim under test is
+ * wrong.
+ */
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { importJWK, SignJWT, type JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import { startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let jwk: JWK & { kid: string };
+let issuer: string;
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  issuer = `${sift.url}/idp`;
+  // The IdP publishes its keys at discovery; fetching them makes sure the key file exists.
+  await fetch(`${issuer}/.well-known/openid-configuration`);
+  jwk = JSON.parse(readFileSync(path.join(sift.config.dataDir, 'idp', 'signing-key.json'), 'utf8')) as JWK & {
+    kid: string;
+  };
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A token signed with the IdP's key: valid unless `claims` overrides make it otherwise. */
+async function mint(claims: Record<string, unknown> = {}): Promise<string> {
+  const key = await importJWK(jwk, 'RS256');
+  return new SignJWT({
+    iss: issuer,
+    aud: 'sift-api',
+    sub: 'security-test-user',
+    email: 'sec@example.org',
+    name: 'Sec Tester',
+    iat: now(),
+    exp: now() + 300,
+    permissions: [],
+    ...claims,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+    .sign(key);
+}
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+async function call(pathname: string, token?: string): Promise<Response> {
+  return fetch(
+    `${sift.url}/api${pathname}`,
+    token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } },
+  );
+}
+
+describe('access tokens', () => {
+  it('accepts a well-formed token (the baseline the others differ from)', async () => {
+    expect((await call('/accounts/me', await mint())).status).toBe(200);
+  });
+
+  it('refuses missing, malformed, expired, not-yet-valid, wrong-audience and wrong-issuer tokens with 401', async () => {
+    const cases: [string, string | undefined][] = [
+      ['missing', undefined],
+      ['malformed', 'not.a.token'],
+      ['garbage', 'abc'],
+      ['expired beyond the 30 s tolerance', await mint({ exp: now() - 120, iat: now() - 600 })],
+      ['not yet valid', await mint({ nbf: now() + 120 })],
+      ['wrong audience', await mint({ aud: 'someone-else' })],
+      ['wrong issuer', await mint({ iss: 'https://evil.example/idp' })],
+      ['no subject', await mint({ sub: undefined })],
+    ];
+    for (const [name, token] of cases) {
+      const res = await call('/accounts/me', token);
+      expect(res.status, name).toBe(401);
+      expect(((await res.json()) as { code: string }).code, name).toMatch(/TOKEN|AUTH|UNAUTHORIZED/);
+    }
+  });
+
+  it('refuses alg none and HMAC signed with the public key with 401', async () => {
+    const payload = {
+      iss: issuer,
+      aud: 'sift-api',
+      sub: 'forger',
+      exp: now() + 300,
+      permissions: ['admin:view'],
+    };
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`;
+    expect((await call('/accounts/me', none)).status).toBe(401);
+
+    // The classic confusion: HS256 keyed with the (public) RSA key, as PEM text.
+    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = jwk;
+    const pem = createPublicKey({ key: publicJwk as JsonWebKey, format: 'jwk' }).export({
+      type: 'spki',
+      format: 'pem',
+    });
+    const hmac = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
+      .sign(new TextEncoder().encode(String(pem)));
+    expect((await call('/accounts/me', hmac)).status).toBe(401);
+    expect((await call('/admin/system/stats', hmac)).status).toBe(401);
+  });
+});
+
+describe('permissions', () => {
+  it('gives 403 on admin routes unless the token lists exactly admin:view', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['absent', { permissions: undefined }],
+      ['a string instead of a list', { permissions: 'admin:view' }],
+      ['different case', { permissions: ['ADMIN:VIEW'] }],
+      ['another permission', { permissions: ['files:read'] }],
+    ];
+    for (const [name, claims] of cases) {
+      const token = await mint({ ...claims, sub: `perm-${name}` });
+      expect((await call('/admin/accounts/list', token)).status, name).toBe(403);
+    }
+    const admin = await mint({ permissions: ['admin:view'], sub: 'real-admin', email: 'admin2@example.org' });
+    expect((await call('/admin/accounts/list', admin)).status).toBe(200);
+  });
+});
