@@ -122,3 +122,49 @@ describe('permissions', () => {
     expect((await call('/admin/accounts/list', admin)).status).toBe(200);
   });
 });
+
+describe('HTTP hardening', () => {
+  it('sends security headers and refuses a JSON body over 1 MB with 413', async () => {
+    const res = await call('/config');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    const big = await fetch(`${sift.url}/api/file/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await mint()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ searchCriteria: { Name: 'x'.repeat(1_100_000) } }),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({
+      error: 'The request body is too large (at most 1 MB of JSON).',
+      code: 'BODY_TOO_LARGE',
+    });
+  });
+
+  it('limits requests per client, counting the forwarded address only behind a trusted proxy', async () => {
+    const limited = await startTestSift({ rateLimitPerMinute: 3 });
+    const proxied = await startTestSift({ rateLimitPerMinute: 3, trustProxyHops: 1 });
+    try {
+      const get = (base: string, forwardedFor: string) =>
+        fetch(`${base}/api/config`, { headers: { 'x-forwarded-for': forwardedFor } });
+      // Without a trusted proxy, X-Forwarded-For changes nothing: the 4th request is refused.
+      const statuses = [];
+      for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'])
+        statuses.push((await get(limited.url, ip)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await get(limited.url, '10.0.0.5');
+      expect(await refused.json()).toEqual({
+        error: 'Too many requests. Please wait a minute and try again.',
+        code: 'RATE_LIMITED',
+      });
+      // Behind one trusted proxy, each forwarded client has its own allowance.
+      const behind = [];
+      for (let i = 0; i < 4; i++) behind.push((await get(proxied.url, '10.0.0.1')).status);
+      expect(behind).toEqual([200, 200, 200, 429]);
+      expect((await get(proxied.url, '10.0.0.2')).status).toBe(200);
+    } finally {
+      await limited.close();
+      await proxied.close();
+    }
+  });
+});

@@ -3,13 +3,15 @@ import path from 'node:path';
 import express, { type Express, type Router } from 'express';
 import type { Storage } from '@sift/clickhouse';
 import { AccountsService } from './accounts/accounts.service.ts';
+import { rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { AdminService, type QueueCounts } from './admin/admin.service.ts';
 import { authenticate, requireActiveOnboarded } from './auth/middleware.ts';
 import { TokenVerifier } from './auth/token-verifier.ts';
 import type { Config } from './config.ts';
-import type { PublicConfig } from './contracts.ts';
+import type { ErrorBody, PublicConfig } from './contracts.ts';
 import { errorHandler, NotFoundError } from './errors.ts';
 import { FilesService, type EnqueueIngest } from './files/files.service.ts';
 import { filesRoutes } from './files/files.routes.ts';
@@ -61,10 +63,25 @@ export function createApp(deps: AppDeps): Express {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxyHops > 0 ? config.trustProxyHops : false);
   if (deps.devIdp) app.use('/idp', deps.devIdp);
 
   const api = express.Router();
+  api.use(helmet());
+  api.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: config.rateLimitPerMinute,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res) => {
+        res.status(429).json({
+          error: 'Too many requests. Please wait a minute and try again.',
+          code: 'RATE_LIMITED',
+        } satisfies ErrorBody);
+      },
+    }),
+  );
   api.use(express.json({ limit: '1mb' }));
   api.get('/config', (_req, res) => {
     const body: PublicConfig = {

@@ -30,6 +30,8 @@ const envSchema = z.object({
     .positive()
     .default(500 * 1024 * 1024),
   RUN_INGEST_WORKER: z.enum(['true', 'false']).default('true'),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -55,6 +57,13 @@ export interface Config {
   production: boolean;
   /** Key prefix of the BullMQ queues in Redis. */
   queuePrefix: string;
+  /**
+   * Reverse proxies in front of Sift whose `X-Forwarded-For` is trusted (the client address used for
+   * rate limiting is the one that many hops back); 0 trusts none (loopback only).
+   */
+  trustProxyHops: number;
+  /** API requests one client address may make per minute (429 past it). */
+  rateLimitPerMinute: number;
   /** Run the ingest worker in this process (the all-in-one mode). */
   runWorker: boolean;
   /** Ingest job lock, in ms: a job whose worker died is picked up again after this long. */
@@ -95,6 +104,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     queuePrefix: 'sift',
     runWorker: e.RUN_INGEST_WORKER === 'true',
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     ingestLockMs: 30_000,
     csvChunkBytes: 32 * 1024 * 1024,
     csvLoader: 'engine',

@@ -44,9 +44,12 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
     } else if (err instanceof multer.MulterError) {
       status = err.code === 'LIMIT_FILE_SIZE' ? 413 : 400;
       body = { error: `Upload rejected: ${err.message}.`, code: err.code };
-    } else if (isBodyParserError(err)) {
-      status = err.status;
+    } else if (bodyParserError(err) === 'entity.parse.failed') {
+      status = 400;
       body = { error: 'The request body is not valid JSON.', code: 'INVALID_JSON' };
+    } else if (bodyParserError(err) === 'entity.too.large') {
+      status = 413;
+      body = { error: 'The request body is too large (at most 1 MB of JSON).', code: 'BODY_TOO_LARGE' };
     } else {
       log('Unhandled error', err);
     }
@@ -58,10 +61,10 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
   };
 }
 
-function isBodyParserError(err: unknown): err is { status: number; type: string } {
-  return (
-    typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed'
-  );
+/** The body parser's error type (`entity.parse.failed`, `entity.too.large`, …), or null. */
+function bodyParserError(err: unknown): string | null {
+  const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && type.startsWith('entity.') ? type : null;
 }
 
 export class ConflictError extends HttpError {
