@@ -23,10 +23,7 @@ const PAYLOADS = ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tTAB', '\rCR', '-42'];
 beforeAll(async () => {
   sift = await startTestSift();
   user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ex', 'Porter');
-  stranger = await ApiClient.signIn(sift, 'stranger@example.org', 'Stan Stranger');
-  const { id } = await stranger.json<{ id: string }>('/accounts/me');
-  await user.json(`/accounts/${id}/activate`, undefined, 'PUT');
-  await stranger.json('/accounts/onboard', { firstName: 'Stan', lastName: 'Stranger' });
+  stranger = await ApiClient.approved(sift, user, 'stranger@example.org', 'Stan', 'Stranger');
   const lines = ['Name,Note', ...PAYLOADS.map((p, i) => `Row ${i},"${p}"`)];
   const [uploaded] = await user.upload([
     { name: 'payloads.csv', bytes: new TextEncoder().encode(lines.join('\n')) },

@@ -139,10 +139,7 @@ describe('suggestions', () => {
 
   it('rejects a bad limit with 400 and shows nothing of another account', async () => {
     expect((await user.fetch('/file/autocomplete/regular/City?limit=0')).status).toBe(400);
-    const stranger = await ApiClient.signIn(sift, 'stranger@example.org', 'Stan Stranger');
-    const { id } = await stranger.json<{ id: string }>('/accounts/me');
-    await user.json(`/accounts/${id}/activate`, undefined, 'PUT');
-    await stranger.json('/accounts/onboard', { firstName: 'Stan', lastName: 'Stranger' });
+    const stranger = await ApiClient.approved(sift, user, 'stranger@example.org', 'Stan', 'Stranger');
     expect(
       await stranger.json<string[]>(`/file/autocomplete/regular/City?query=&fileIds=${places.id}`),
     ).toEqual([]);

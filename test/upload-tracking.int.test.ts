@@ -174,10 +174,7 @@ describe('upload sessions', () => {
     const sessions = await user.json<UploadSession[]>('/upload-tracking/sessions');
     expect(sessions.length).toBeGreaterThanOrEqual(3);
     // Another account (activated by the admin) sees none of them.
-    const stranger = await ApiClient.signIn(sift, 'stranger@example.org', 'Stan Stranger');
-    const { id: strangerId } = await stranger.json<{ id: string }>('/accounts/me');
-    await user.json(`/accounts/${strangerId}/activate`, undefined, 'PUT');
-    await stranger.json('/accounts/onboard', { firstName: 'Stan', lastName: 'Stranger' });
+    const stranger = await ApiClient.approved(sift, user, 'stranger@example.org', 'Stan', 'Stranger');
     expect((await stranger.fetch(`/upload-tracking/sessions/${sessions[0]!.id}`)).status).toBe(404);
     expect(await stranger.json('/upload-tracking/sessions')).toEqual([]);
 

@@ -8,6 +8,7 @@ import helmet from 'helmet';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { AdminService, type QueueCounts } from './admin/admin.service.ts';
+import { Maintenance } from './admin/maintenance.ts';
 import { authenticate, requireActiveOnboarded } from './auth/middleware.ts';
 import { TokenVerifier } from './auth/token-verifier.ts';
 import type { Config } from './config.ts';
@@ -46,6 +47,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const { config, storage } = deps;
   const blobDir = path.join(config.dataDir, 'blobs');
+  const exportDir = path.join(config.dataDir, 'exports');
   const verifier = new TokenVerifier({
     issuer: deps.issuer,
     audience: config.oidcAudience,
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
   const exports = new ExportHistory(
     storage,
     new ExportService(storage, search),
-    path.join(config.dataDir, 'exports'),
+    exportDir,
   );
   const queries = new SavedQueries(storage);
 
@@ -122,7 +124,15 @@ export function createApp(deps: AppDeps): Express {
     queueCounts: deps.queueCounts ?? (async () => ({ waiting: 0, active: 0, delayed: 0, failed: 0 })),
     dataDir: config.dataDir,
   });
-  api.use('/admin', adminRoutes(admin, deps.log));
+  const maintenance = new Maintenance({
+    storage,
+    tracker: deps.tracker,
+    enqueue: deps.enqueue,
+    blobDir,
+    exportDir,
+    log: deps.log,
+  });
+  api.use('/admin', adminRoutes(admin, maintenance, deps.log));
   api.use(() => {
     throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
   });

@@ -542,3 +542,28 @@ export interface AuditEntry {
   target: string;
   details: Record<string, unknown>;
 }
+
+/**
+ * What an admin maintenance call did (spec section 3, "Deletion result"; the field names are the
+ * contract). Counts are of records: files (`fileRecordsDeleted`, with `filesDeleted` the stored
+ * originals removed), searchable rows (`fileDataRecordsDeleted`), export history entries, upload
+ * sessions; `clickHouseCollectionsCleared` counts tables emptied, `clickHouseReindexed` files queued
+ * for re-ingest. A part that failed leaves its error in `clickHouseError` / `uploadTrackingError`.
+ */
+export interface DeletionResult {
+  filesDeleted: number;
+  fileDataRecordsDeleted: number;
+  exportHistoryRecordsDeleted: number;
+  fileRecordsDeleted: number;
+  totalRecordsDeleted: number;
+  clickHouseCollectionsCleared: number;
+  uploadTrackingDataCleared: number;
+  clickHouseReindexed: number;
+  durationMs: number;
+  timestamp: string;
+  clickHouseError: string | null;
+  uploadTrackingError: string | null;
+}
+
+/** The confirmation `DELETE /api/admin/mass-delete-all-files` requires (body `confirmation` or header `X-Confirm`). */
+export const MASS_DELETE_CONFIRMATION = 'DELETE ALL';

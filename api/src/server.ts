@@ -133,8 +133,8 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
         failed: c.failed ?? 0,
       };
     },
-    enqueue: async (payload) => {
-      await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: payload.fileId });
+    enqueue: async (payload, jobId) => {
+      await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: jobId ?? payload.fileId });
     },
   });
   server.on('request', app);

@@ -84,6 +84,11 @@ export class DocumentsRepository<T> {
     return this.#select('owner_id = {ownerId:String}', { ownerId });
   }
 
+  /** Every document of this kind, of every owner (administration only), newest first. */
+  async listAll(): Promise<StoredDocument<T>[]> {
+    return this.#select('1', {});
+  }
+
   /** Documents of this kind over all owners. */
   async count(): Promise<number> {
     const rs = await this.#client.query({

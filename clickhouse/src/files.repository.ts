@@ -123,6 +123,15 @@ export class FilesRepository {
     return row ? toFile(row) : null;
   }
 
+  /** Every file record of every account (administration only), newest upload first. */
+  async listAll(): Promise<FileRow[]> {
+    const rs = await this.#client.query({
+      query: `SELECT ${COLUMNS} FROM ${this.#table} FINAL WHERE is_deleted = 0 ORDER BY upload_date DESC, id`,
+      format: 'JSONEachRow',
+    });
+    return (await rs.json<RawFile>()).map(toFile);
+  }
+
   /** The owner's files matching the filter, newest upload first. */
   async list(filter: FileFilter): Promise<FileRow[]> {
     const where = ['owner_id = {ownerId:String}', 'is_deleted = 0'];

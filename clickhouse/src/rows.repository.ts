@@ -288,6 +288,13 @@ export class RowsRepository {
     return { rows: Number(row?.rows ?? 0), diskBytes: Number(row?.disk ?? 0) };
   }
 
+  /** Empties the table (every file's searchable rows); returns how many rows there were. */
+  async truncate(): Promise<number> {
+    const { rows } = await this.totals();
+    await this.#client.command({ query: `TRUNCATE TABLE ${this.#table}` });
+    return rows;
+  }
+
   /** Removes every row of these files (lightweight delete, waited for). */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;

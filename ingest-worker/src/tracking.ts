@@ -169,6 +169,19 @@ export class UploadTracker {
     return this.#removeBefore(ownerId, '+inf');
   }
 
+  /** Removes every session of every account; returns how many sessions there were. */
+  async clearAll(): Promise<number> {
+    let sessions = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.#key('*'), 'COUNT', 500);
+      cursor = next;
+      sessions += keys.filter((k) => /:tracking:session:[^:]+$/.test(k)).length;
+      if (keys.length) await this.redis.del(...keys);
+    } while (cursor !== '0');
+    return sessions;
+  }
+
   async #removeBefore(ownerId: string, max: string): Promise<number> {
     const ids = await this.redis.zrangebyscore(this.#key('owner', ownerId), '-inf', max);
     if (!ids.length) return 0;

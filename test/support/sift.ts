@@ -51,6 +51,24 @@ export class ApiClient {
     return client;
   }
 
+  /**
+   * Signs in at `sift` as a new (inactive) account, has `admin` activate it, and completes its
+   * profile setup: an ordinary user able to use the data routes.
+   */
+  static async approved(
+    sift: RunningSift,
+    admin: ApiClient,
+    email: string,
+    firstName: string,
+    lastName: string,
+  ): Promise<ApiClient> {
+    const client = await ApiClient.signIn(sift, email, `${firstName} ${lastName}`);
+    const { id } = await client.json<{ id: string }>('/accounts/me');
+    await admin.json(`/accounts/${id}/activate`, undefined, 'PUT');
+    await client.json('/accounts/onboard', { firstName, lastName });
+    return client;
+  }
+
   fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.token) headers.set('authorization', `Bearer ${this.token}`);

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { accountOf, tokenOf } from '../auth/middleware.ts';
 import { ADMIN_PERMISSION } from '../accounts/accounts.service.ts';
 import {
@@ -7,11 +7,14 @@ import {
   adminAccountUpdateSchema,
   type AccountDeletion,
   type AccountStats,
+  type DeletionResult,
+  MASS_DELETE_CONFIRMATION,
   type SystemStats,
 } from '../contracts.ts';
-import { BadRequestError, ForbiddenError } from '../errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';
+import type { Maintenance, MaintenanceParts } from './maintenance.ts';
 import { z } from 'zod';
 
 const pageSchema = z.object({
@@ -23,7 +26,11 @@ const pageSchema = z.object({
  * `/api/admin/*`, all behind `admin:view`: a caller without it gets 403, and the attempt is logged
  * and written to the audit log. Changes are audited too (`GET /api/admin/audit`).
  */
-export function adminRoutes(admin: AdminService, log: (message: string, detail?: unknown) => void): Router {
+export function adminRoutes(
+  admin: AdminService,
+  maintenance: Maintenance,
+  log: (message: string, detail?: unknown) => void,
+): Router {
   const router = Router();
   router.use(async (req, res, next) => {
     if (tokenOf(res).permissions.includes(ADMIN_PERMISSION)) return next();
@@ -55,6 +62,36 @@ export function adminRoutes(admin: AdminService, log: (message: string, detail?:
   router.get('/system/stats', async (_req, res) => {
     res.json((await admin.systemStats()) satisfies SystemStats);
   });
+  // Maintenance (installation-wide), each answering the deletion-result fields.
+  const maintain =
+    (action: string, parts: MaintenanceParts): RequestHandler =>
+    async (_req, res) => {
+      const result = await maintenance.run(parts);
+      await admin.audit(accountOf(res), action, '', { ...result });
+      res.json(result satisfies DeletionResult);
+    };
+  router.delete('/mass-delete-all-files', async (req, res, next) => {
+    const body = (req.body ?? {}) as { confirmation?: unknown };
+    const confirmation = typeof body.confirmation === 'string' ? body.confirmation : req.get('x-confirm');
+    if (confirmation !== MASS_DELETE_CONFIRMATION) {
+      throw new ConflictError(
+        `Mass deletion needs the confirmation text ${MASS_DELETE_CONFIRMATION} (body "confirmation" or header X-Confirm). Nothing was deleted.`,
+        'CONFIRMATION_REQUIRED',
+      );
+    }
+    await maintain('maintenance.mass-delete-all-files', { files: true, exports: true, tracking: true })(
+      req,
+      res,
+      next,
+    );
+  });
+  router.delete('/delete-files', maintain('maintenance.delete-files', { files: true }));
+  router.delete('/delete-file-data', maintain('maintenance.delete-file-data', { rows: true }));
+  router.delete('/delete-export-history', maintain('maintenance.delete-export-history', { exports: true }));
+  router.delete('/clear-clickhouse', maintain('maintenance.clear-clickhouse', { rows: true }));
+  router.delete('/clear-upload-tracking', maintain('maintenance.clear-upload-tracking', { tracking: true }));
+  router.post('/reindex-clickhouse', maintain('maintenance.reindex-clickhouse', { reindex: true }));
+
   router.get('/audit', async (req, res) => {
     const { page, size } = parseBody(pageSchema, req.query);
     res.json(await admin.auditLog(page, size));

@@ -22,7 +22,8 @@ export interface StoredUpload {
 }
 
 /** Enqueues one ingest job (the queue module owns BullMQ). */
-export type EnqueueIngest = (payload: IngestFilePayload) => Promise<void>;
+/** Queues one ingest job; `jobId` defaults to the file id (a file is queued once), a re-ingest passes its own. */
+export type EnqueueIngest = (payload: IngestFilePayload, jobId?: string) => Promise<void>;
 
 /** File records: creation on upload, listing, reading and deletion, always within one owner's files. */
 export class FilesService {

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { rm, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Storage } from '@sift/clickhouse';
+import type { UploadTracker } from '@sift/ingest-worker';
+import type { DeletionResult } from '../contracts.ts';
+import type { EnqueueIngest } from '../files/files.service.ts';
+
+/** What one maintenance call does (each admin endpoint is a combination). */
+export interface MaintenanceParts {
+  /** File records, their rows and stored originals. */
+  files?: boolean;
+  /** Searchable rows only (records and originals stay). */
+  rows?: boolean;
+  /** Export history records and kept export files. */
+  exports?: boolean;
+  /** Upload sessions in Redis. */
+  tracking?: boolean;
+  /** Re-ingest every GENERAL file from its stored original (after emptying the rows). */
+  reindex?: boolean;
+}
+
+/**
+ * Installation-wide data maintenance for administrators (spec section 7, Admin). Every call reports
+ * the deletion-result fields; a failing part does not stop the others, it is reported in
+ * `clickHouseError` or `uploadTrackingError`.
+ */
+export class Maintenance {
+  constructor(
+    private readonly deps: {
+      storage: Storage;
+      tracker: UploadTracker;
+      enqueue: EnqueueIngest;
+      blobDir: string;
+      exportDir: string;
+      log: (message: string, detail?: unknown) => void;
+    },
+  ) {}
+
+  async run(parts: MaintenanceParts): Promise<DeletionResult> {
+    const started = Date.now();
+    const { storage, tracker } = this.deps;
+    const result: DeletionResult = {
+      filesDeleted: 0,
+      fileDataRecordsDeleted: 0,
+      exportHistoryRecordsDeleted: 0,
+      fileRecordsDeleted: 0,
+      totalRecordsDeleted: 0,
+      clickHouseCollectionsCleared: 0,
+      uploadTrackingDataCleared: 0,
+      clickHouseReindexed: 0,
+      durationMs: 0,
+      timestamp: '',
+      clickHouseError: null,
+      uploadTrackingError: null,
+    };
+    try {
+      if (parts.files || parts.rows || parts.reindex) {
+        result.fileDataRecordsDeleted = await storage.rows.truncate();
+        result.clickHouseCollectionsCleared = 1;
+      }
+      if (parts.files) {
+        const all = await storage.files.listAll();
+        await storage.files.remove(all);
+        result.fileRecordsDeleted = all.length;
+        for (const f of all) {
+          if (!f.filename) continue;
+          const removed = await unlink(path.join(this.deps.blobDir, f.filename)).then(
+            () => true,
+            () => false,
+          );
+          if (removed) result.filesDeleted++;
+        }
+      }
+      if (parts.exports) {
+        const all = await storage.exports.listAll();
+        await storage.exports.remove(all);
+        for (const e of all) await rm(path.join(this.deps.exportDir, e.body.storedName), { force: true });
+        result.exportHistoryRecordsDeleted = all.length;
+      }
+      if (parts.reindex) result.clickHouseReindexed = await this.#reindex();
+    } catch (e) {
+      this.deps.log('Maintenance failed (ClickHouse)', e);
+      result.clickHouseError = e instanceof Error ? e.message : String(e);
+    }
+    if (parts.tracking) {
+      try {
+        result.uploadTrackingDataCleared = await tracker.clearAll();
+      } catch (e) {
+        this.deps.log('Maintenance failed (upload tracking)', e);
+        result.uploadTrackingError = e instanceof Error ? e.message : String(e);
+      }
+    }
+    result.totalRecordsDeleted =
+      result.fileDataRecordsDeleted + result.exportHistoryRecordsDeleted + result.fileRecordsDeleted;
+    result.durationMs = Date.now() - started;
+    result.timestamp = new Date().toISOString();
+    return result;
+  }
+
+  /**
+   * Queues every GENERAL file that has a stored original for ingest again, in one upload session
+   * per account named "Reindex" (progress shows in upload tracking); the files are PROCESSING until
+   * their rows are back. Returns how many were queued.
+   */
+  async #reindex(): Promise<number> {
+    const { storage, tracker, enqueue } = this.deps;
+    const files = (await storage.files.listAll()).filter(
+      (f) => f.fileType === 'GENERAL' && f.filename && f.status !== 'FAILED',
+    );
+    const byOwner = new Map<string, typeof files>();
+    for (const f of files) byOwner.set(f.ownerId, [...(byOwner.get(f.ownerId) ?? []), f]);
+    const run = randomUUID();
+    for (const [ownerId, owned] of byOwner) {
+      const session = await tracker.createSession(ownerId, 'Reindex', true);
+      await tracker.addFiles(
+        session.id,
+        owned.map((f) => ({ fileId: f.id, fileName: f.originalFilename })),
+      );
+      for (const f of owned) {
+        await storage.files.save({ ...f, status: 'PROCESSING' });
+        await enqueue(
+          {
+            fileId: f.id,
+            ownerId,
+            storedName: f.filename,
+            originalFilename: f.originalFilename,
+            sessionId: session.id,
+          },
+          `${f.id}:reindex:${run}`,
+        );
+      }
+    }
+    return files.length;
+  }
+}

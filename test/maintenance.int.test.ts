@@ -1,0 +1,145 @@
+/**
+ * Admin maintenance (issue 5): clearing ClickHouse and reindexing from the stored originals brings
+ * search back exactly; mass delete needs "DELETE ALL" (409 and nothing deleted otherwise) and then
+ * removes every file, row, original, export and upload session; each call reports the spec's
+ * deletion-result fields.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import type {
+  DeletionResult,
+  FileRecord,
+  SearchResponse,
+  SystemStats,
+  UploadSession,
+} from '@sift/api/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/wos-savedrecs-small.xls', import.meta.url));
+let sift: RunningSift;
+let admin: ApiClient;
+let user: ApiClient;
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  admin = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ada', 'Admin');
+  user = await ApiClient.approved(sift, admin, 'mia@example.org', 'Mia', 'Maintained');
+  const uploaded = await user.upload([
+    { name: 'savedrecs.xls', bytes: readFileSync(FIXTURE) },
+    { name: 'people.csv', bytes: new TextEncoder().encode('Name,City\nMüller,Berlin\nSmith,London\n') },
+  ]);
+  for (const f of uploaded) expect((await user.waitForIngest(f.id)).status).toBe('PROCESSED');
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+const maintain = (p: string, init: RequestInit = {}) =>
+  admin.fetch(`/admin/${p}`, { method: 'DELETE', ...init });
+
+/** Everything the user's searches show: the general search and the Authors search, all rows. */
+async function snapshot() {
+  const general = await user.json<SearchResponse>('/file/search', { size: 1000 });
+  const authors = await user.json<SearchResponse>('/file/preprocessed/search', { size: 1000 });
+  const strip = (r: SearchResponse) => ({
+    total: r.totalRecords,
+    data: r.data.map(({ __fileId: _, ...rest }) => rest),
+  });
+  return { general: strip(general), authors: strip(authors) };
+}
+
+it('clears ClickHouse, then reindexes from the originals to exactly the same search results', async () => {
+  const before = await snapshot();
+  expect(before.general.total).toBeGreaterThan(2);
+  expect(before.authors.total).toBeGreaterThan(0);
+  const stats = await admin.json<SystemStats>('/admin/system/stats');
+
+  const cleared = (await (await maintain('clear-clickhouse')).json()) as DeletionResult;
+  expect(cleared).toMatchObject({
+    fileDataRecordsDeleted: stats.rows,
+    clickHouseCollectionsCleared: 1,
+    fileRecordsDeleted: 0,
+    clickHouseError: null,
+  });
+  expect(cleared.totalRecordsDeleted).toBe(stats.rows);
+  expect((await user.json<SearchResponse>('/file/search', {})).totalRecords).toBe(0);
+
+  const res = await admin.fetch('/admin/reindex-clickhouse', { method: 'POST' });
+  const reindexed = (await res.json()) as DeletionResult;
+  expect(reindexed.clickHouseReindexed).toBe(2);
+  const files = await user.json<FileRecord[]>('/file/files');
+  for (const f of files.filter((x) => x.fileType === 'GENERAL')) {
+    expect((await user.waitForIngest(f.id)).status).toBe('PROCESSED');
+  }
+  expect(await snapshot()).toEqual(before);
+  const sessions = await user.json<UploadSession[]>('/upload-tracking/sessions');
+  // The two reindexed files and, as with any upload, the AUTHOR file derived again.
+  expect(sessions.find((s) => s.sessionName === 'Reindex')).toMatchObject({
+    totalFiles: 3,
+    completedFiles: 3,
+    isCompleted: true,
+  });
+});
+
+it('mass-deletes only with DELETE ALL, then leaves nothing behind', async () => {
+  await (
+    await user.fetch('/file/export', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'CSV' }),
+    })
+  ).arrayBuffer();
+  const files = await user.json<FileRecord[]>('/file/files');
+  expect(files.length).toBe(3); // two uploads and the AUTHOR file
+
+  const attempts: RequestInit[] = [
+    {},
+    { headers: { 'x-confirm': 'delete all' } },
+    { headers: { 'content-type': 'application/json' }, body: '{"confirmation":"DELETE"}' },
+  ];
+  for (const init of attempts) {
+    const refused = await maintain('mass-delete-all-files', init);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe('CONFIRMATION_REQUIRED');
+  }
+  expect((await user.json<FileRecord[]>('/file/files')).length).toBe(3);
+  expect(
+    (
+      await user.fetch('/admin/mass-delete-all-files', {
+        method: 'DELETE',
+        headers: { 'x-confirm': 'DELETE ALL' },
+      })
+    ).status,
+  ).toBe(403);
+
+  const done = (await (
+    await maintain('mass-delete-all-files', { headers: { 'x-confirm': 'DELETE ALL' } })
+  ).json()) as DeletionResult;
+  expect(done).toMatchObject({
+    filesDeleted: 2,
+    fileRecordsDeleted: 3,
+    exportHistoryRecordsDeleted: 1,
+    clickHouseCollectionsCleared: 1,
+    clickHouseError: null,
+    uploadTrackingError: null,
+  });
+  expect(done.uploadTrackingDataCleared).toBeGreaterThanOrEqual(2);
+  expect(done.totalRecordsDeleted).toBe(done.fileDataRecordsDeleted + 3 + 1);
+  expect(done.durationMs).toBeGreaterThanOrEqual(0);
+  expect(Date.parse(done.timestamp)).not.toBeNaN();
+
+  expect(await user.json('/file/files')).toEqual([]);
+  expect(await user.json('/file/exports')).toEqual([]);
+  expect(await user.json('/upload-tracking/sessions')).toEqual([]);
+  expect(await admin.json<SystemStats>('/admin/system/stats')).toMatchObject({
+    files: 0,
+    rows: 0,
+    exports: 0,
+  });
+  expect(readdirSync(path.join(sift.config.dataDir, 'exports'))).toEqual([]);
+  const blobs = readdirSync(path.join(sift.config.dataDir, 'blobs'));
+  for (const f of files) if (f.filename) expect(blobs).not.toContain(f.filename);
+});
