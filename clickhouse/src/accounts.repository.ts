@@ -24,7 +24,8 @@ interface RawAccount {
   created_at_ms: number;
 }
 
-const COLUMNS = 'id, email, first_name, last_name, active, onboarded, toUnixTimestamp64Milli(created_at) AS created_at_ms';
+const COLUMNS =
+  'id, email, first_name, last_name, active, onboarded, toUnixTimestamp64Milli(created_at) AS created_at_ms';
 
 /** Accounts in `{database}.accounts` (ReplacingMergeTree, read with FINAL). */
 export class AccountsRepository {
