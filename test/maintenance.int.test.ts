@@ -6,7 +6,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type {
@@ -16,9 +15,10 @@ import type {
   SystemStats,
   UploadSession,
 } from '@sift/api/contracts';
+import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
-const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/wos-savedrecs-small.xls', import.meta.url));
+const FIXTURE = fixture('wos-savedrecs-small.xls');
 let sift: RunningSift;
 let admin: ApiClient;
 let user: ApiClient;

@@ -4,7 +4,6 @@
  * the export with the rule has exactly that many rows, recorded in the history.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
@@ -14,9 +13,10 @@ import type {
   FileRecord,
   PreprocessingPreview,
 } from '@sift/api/contracts';
+import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
-const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/wos-savedrecs-emails.xls', import.meta.url));
+const FIXTURE = fixture('wos-savedrecs-emails.xls');
 let sift: RunningSift;
 let user: ApiClient;
 let file: FileRecord;

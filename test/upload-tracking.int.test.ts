@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type {
@@ -15,9 +14,10 @@ import type {
   UploadSession,
   UploadSessionSummary,
 } from '@sift/api/contracts';
+import { fixture } from './support/fixtures.ts';
 import { ApiClient, freePort, startTestSift } from './support/sift.ts';
 
-const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/wos-savedrecs-small.xls', import.meta.url));
+const FIXTURE = fixture('wos-savedrecs-small.xls');
 
 let sift: RunningSift;
 let user: ApiClient;

@@ -4,22 +4,21 @@
  * Redis, search, export, and the Authors search over the derived AUTHOR file.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import { parseString } from 'fast-csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { Account, FileRecord, SearchResponse } from '@sift/api/contracts';
+import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
-const FIXTURES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
 const EMAILS_XLS = 'wos-savedrecs-emails.xls';
 const SMALL_XLS = 'wos-savedrecs-small.xls';
 
 /** The fixture's header row and records, read independently of Sift's own parser. */
 function fixtureRecords(name: string): Record<string, string>[] {
-  const wb = XLSX.read(readFileSync(FIXTURES + name));
+  const wb = XLSX.read(readFileSync(fixture(name)));
   return XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets[wb.SheetNames[0]!]!, {
     raw: false,
     defval: '',
@@ -89,9 +88,9 @@ describe('accounts', () => {
 describe('upload → ingest → search → export', () => {
   it('ingests both Web of Science exports and a corrupt file fails alone', async () => {
     const uploaded = await admin.upload([
-      { name: EMAILS_XLS, bytes: readFileSync(FIXTURES + EMAILS_XLS) },
+      { name: EMAILS_XLS, bytes: readFileSync(fixture(EMAILS_XLS)) },
       { name: 'broken.xlsx', bytes: new TextEncoder().encode('this is not a spreadsheet at all') },
-      { name: SMALL_XLS, bytes: readFileSync(FIXTURES + SMALL_XLS) },
+      { name: SMALL_XLS, bytes: readFileSync(fixture(SMALL_XLS)) },
     ]);
     // The corrupt file is refused at once (its content is not a workbook); the others go on.
     expect(uploaded.map((f) => [f.originalFilename, f.status, f.fileType])).toEqual([

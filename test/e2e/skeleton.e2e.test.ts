@@ -13,9 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSift, type RunningSift } from '@sift/api';
+import { fixture } from '../support/fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/wos-savedrecs-small.xls', import.meta.url));
+const FIXTURE = fixture('wos-savedrecs-small.xls');
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** Generous: the first ingest also creates the ClickHouse tables. */
