@@ -136,6 +136,28 @@ export function createApp(deps: AppDeps): Express {
 
   if (config.webDir && existsSync(path.join(config.webDir, 'index.html'))) {
     const webDir = config.webDir;
+    // The web app's pages: scripts only from this origin; styles may be inline (Mantine sets CSS
+    // variables in a <style> element); it talks to the API here and to the identity provider
+    // (discovery, token, and the silent-renew iframe).
+    const idp = new URL(deps.issuer).origin;
+    app.use(
+      helmet({
+        contentSecurityPolicy: {
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:'],
+            connectSrc: ["'self'", idp],
+            frameSrc: ["'self'", idp],
+            formAction: ["'self'", idp],
+            frameAncestors: ["'self'"],
+            // Not here: behind plain http (development) it would send the browser to https.
+            upgradeInsecureRequests: null,
+          },
+        },
+      }),
+    );
     app.use(express.static(webDir, { index: false, maxAge: '1h' }));
     // The SPA owns every other GET path (client-side routes such as /files or /search).
     app.get(/.*/, (_req, res) => res.sendFile(path.join(webDir, 'index.html')));

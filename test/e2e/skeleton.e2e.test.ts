@@ -88,6 +88,14 @@ afterAll(async () => {
 });
 
 describe('Sift in a browser', () => {
+  it('serves the web app with a content security policy that the whole flow below runs under', async () => {
+    const res = await fetch(`${sift.url}/files`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+
   it('sends a visitor to the sign-in screen', async () => {
     await page.goto(`${sift.url}/search`);
     await page.waitForURL(`${sift.url}/login`);
