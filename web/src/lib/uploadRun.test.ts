@@ -119,7 +119,7 @@ describe('runUpload', () => {
     expect(result.accepted).toHaveLength(1);
   });
 
-  it('reports a batch that keeps failing and goes on with the next group', async () => {
+  it('reports a batch that keeps failing, after its retries and the retry queue, and goes on with the next group', async () => {
     const { transport, calls } = fakeTransport(async (names, call) => {
       if (names.includes('a.xls')) throw new ApiError(call < 3 ? 'FETCH_ERROR' : 500, 'down');
       return names.map(record);
@@ -127,10 +127,58 @@ describe('runUpload', () => {
     const result = await runUpload(files('a.xls', 'b.xls', 'c.csv'), (f) => f.name, transport, {
       sleep: recordingSleep(calls),
     });
-    expect(calls.filter((c) => c.startsWith('batch'))).toHaveLength(4); // 3 tries + the next group
+    // 3 tries, the next group (5 s + 2 s for the recent failure), then 3 more from the retry queue.
+    expect(calls.filter((c) => c.startsWith('batch') || c === 'wait 7000')).toEqual([
+      'batch s1 a.xls,b.xls',
+      'batch s1 a.xls,b.xls',
+      'batch s1 a.xls,b.xls',
+      'wait 7000',
+      'batch s1 c.csv',
+      'batch s1 a.xls,b.xls',
+      'batch s1 a.xls,b.xls',
+      'batch s1 a.xls,b.xls',
+    ]);
     expect(result.failedRequests.map((r) => r.files.map((f) => f.name))).toEqual([['a.xls', 'b.xls']]);
     expect(result.accepted.map((f) => f.originalFilename)).toEqual(['c.csv']);
     expect(calls.at(-1)).toBe('finalize s1');
+  });
+
+  it('sends a request again from the retry queue after the other groups, and it can succeed there', async () => {
+    let aTries = 0;
+    const { transport, calls } = fakeTransport(async (names) => {
+      if (names.includes('a') && ++aTries <= 3) throw new ApiError(503, 'queue down');
+      return names.map(record);
+    });
+    const result = await runUpload(files('a', 'b', 'c'), (f) => f.name, transport, {
+      sleep: recordingSleep(calls),
+    });
+    expect(calls.filter((c) => c.startsWith('batch'))).toEqual([
+      'batch s1 a,b',
+      'batch s1 a,b',
+      'batch s1 a,b',
+      'batch s1 c',
+      'batch s1 a,b',
+    ]);
+    expect(result.failedRequests).toEqual([]);
+    expect(result.accepted.map((f) => f.originalFilename).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('pauses 10 s after 5 failed requests in a row (circuit breaker)', async () => {
+    const { transport, calls } = fakeTransport(async () => {
+      throw new ApiError('FETCH_ERROR', 'offline');
+    });
+    const names = Array.from({ length: 12 }, (_, i) => `f${i}`);
+    const result = await runUpload(files(...names), (f) => f.name, transport, {
+      sleep: recordingSleep(calls),
+    });
+    const waits = calls.filter((c) => c.startsWith('wait') && !['wait 1000', 'wait 2000'].includes(c));
+    // Groups 2–5 wait 5 s plus 2 s per failure so far; the 6th waits 5 s plus the open breaker's
+    // 10 s; in the retry queue the breaker opens again after 5 more failures.
+    expect(waits.slice(0, 5)).toEqual(['wait 7000', 'wait 9000', 'wait 11000', 'wait 13000', 'wait 15000']);
+    expect(waits).toContain('wait 10000');
+    expect(result.failedRequests.flatMap((r) => r.files.map((f) => f.name)).sort()).toEqual(
+      [...names].sort(),
+    );
   });
 
   it('does not retry a 4xx answer', async () => {

@@ -1,7 +1,8 @@
 /**
  * One selection's upload as one upload session: read the server's pacing, create the session, send
- * the files in paced batches (each request retried per the spec's policy), then finalize it so the
- * session can complete. The HTTP calls are injected, so the flow is testable without a browser.
+ * the files in paced batches (each request retried per the spec's policy, then from a retry queue,
+ * slowed down by a circuit breaker: see uploadBreaker.ts), then finalize it so the session can
+ * complete. The HTTP calls are injected, so the flow is testable without a browser.
  */
 import type {
   FileRecord,
@@ -11,8 +12,9 @@ import type {
   UploadSessionSummary,
 } from '@sift/api/contracts';
 import { isApiError } from '../api/client';
-import { sleep as wait, withRetry } from './retry';
-import { DEFAULT_UPLOAD_PACING, planUploadSteps, uploadSessionName } from './uploadPacing';
+import { isRetryableUploadError, sleep as wait, withRetry } from './retry';
+import { RETRY_QUEUE_DELAYS_MS, UploadBreaker } from './uploadBreaker';
+import { DEFAULT_UPLOAD_PACING, GROUP_PAUSE_MS, planUploadSteps, uploadSessionName } from './uploadPacing';
 
 /** The calls of an upload (`/api/parallel/*`). */
 export interface UploadTransport<F> {
@@ -98,26 +100,61 @@ export async function runUpload<F>(
   report(null);
 
   const steps = planUploadSteps(files, pacing);
+  const breaker = new UploadBreaker();
+  const retryQueue: FailedRequest<F>[] = [];
+  /** Waits `ms` (when any), showing when the next request goes. */
+  const pause = async (ms: number) => {
+    if (ms <= 0) return;
+    report(now() + ms);
+    await sleep(ms);
+    report(null);
+  };
+  let ended = false;
   for (const [index, step] of steps.entries()) {
-    if (step.pauseBeforeMs > 0) {
-      report(now() + step.pauseBeforeMs);
-      await sleep(step.pauseBeforeMs);
-      report(null);
-    }
+    await pause(
+      step.pauseBeforeMs + breaker.pauseBeforeNext(index > 0 && step.pauseBeforeMs >= GROUP_PAUSE_MS),
+    );
     try {
       const response = await withRetry(() => transport.uploadBatch(session.id, step.files), retry);
       accepted.push(...response.files);
+      breaker.recordSuccess();
     } catch (error) {
+      breaker.recordFailure();
       if (endsSession(error)) {
         failedRequests.push({ files: steps.slice(index).flatMap((s) => s.files), error });
         sentFiles = files.length;
+        ended = true;
         break;
       }
-      failedRequests.push({ files: step.files, error });
+      // Worth another go later (network, 5xx): the retry queue; otherwise it has failed for good.
+      if (isRetryableUploadError(error)) retryQueue.push({ files: step.files, error });
+      else failedRequests.push({ files: step.files, error });
     }
     sentFiles += step.files.length;
     report(null);
   }
+
+  // The retry queue: each request gets 3 more attempts, after the breaker's pause if it is open.
+  for (const [index, queued] of ended ? [] : retryQueue.entries()) {
+    await pause(breaker.pauseBeforeNext(index === 0));
+    try {
+      const response = await withRetry(() => transport.uploadBatch(session.id, queued.files), {
+        ...retry,
+        delaysMs: RETRY_QUEUE_DELAYS_MS,
+      });
+      accepted.push(...response.files);
+      breaker.recordSuccess();
+    } catch (error) {
+      breaker.recordFailure();
+      failedRequests.push({ files: queued.files, error });
+      if (endsSession(error)) {
+        failedRequests.push(...retryQueue.slice(index + 1));
+        break;
+      }
+    }
+  }
+  // The session ended before the queue's turn: its requests failed with their last error.
+  if (ended) failedRequests.unshift(...retryQueue);
 
   // Finalize even when nothing arrived, so the session ends instead of staying active.
   let summary: UploadSessionSummary | null = null;
