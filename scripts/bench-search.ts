@@ -21,36 +21,27 @@ import ExcelJS from 'exceljs';
 import { startSift } from '@sift/api';
 import { ident, newUploadRecord, type FileRow } from '@sift/clickhouse';
 import { signIn } from '../test/support/oidc.ts';
+import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
 
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
 const FILES = 200;
 const RUNS = 7;
-const HEADERS = [
-  'Authors',
-  'Author Full Names',
-  'Article Title',
-  'Source Title',
-  'Publication Year',
-  'DOI',
-  'Affiliations',
-  'Country',
-  'Email Addresses',
-  'Keywords',
-];
-const SURNAMES = `['Smith','Müller','García','Kim','Nguyen','Rossi','Novak','Silva','Kowalski','Tanaka','Okafor','Larsen']`;
-const WORDS = `['neural','graph','protein','climate','market','quantum','policy','soil','ocean','learning','network','health']`;
-const s = (k: string) => `${SURNAMES}[(cityHash64(number, ${k}) % 12) + 1]`;
-const w = (k: number) => `${WORDS}[(cityHash64(number, ${k}) % 12) + 1]`;
-/** The generated cells, one SQL expression per header (a rare surname every 100,003 rows). */
+/** A ClickHouse array literal of these (plain) strings. */
+const sqlArray = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
+const SURNAME_ARRAY = sqlArray(SURNAMES);
+const WORD_ARRAY = sqlArray(WORDS);
+const s = (k: string) => `${SURNAME_ARRAY}[(cityHash64(number, ${k}) % 12) + 1]`;
+const w = (k: number) => `${WORD_ARRAY}[(cityHash64(number, ${k}) % 12) + 1]`;
+/** The generated cells, one SQL expression per header (the rare surname once every RARE_EVERY rows). */
 const CELLS = [
   `concat(${s("'a'")}, ', A; ', ${s("'b'")}, ', B')`,
-  `concat(if(number % 100003 = 7, 'Zyskowski', ${s("'a'")}), ', Anna; ', ${s("'b'")}, ', Ben')`,
+  `concat(if(number % ${RARE_EVERY} = 7, '${RARE_SURNAME}', ${s("'a'")}), ', Anna; ', ${s("'b'")}, ', Ben')`,
   `concat(${w(1)}, ' ', ${w(2)}, ' of ', ${w(3)}, ' and ', ${w(4)}, ' in ', ${w(5)}, ' systems ', toString(number))`,
   `concat('Journal of ', ${w(6)}, ' and ', ${w(7)}, ' research')`,
   `toString(1990 + number % 35)`,
   `concat('10.', toString(1000 + number % 9000), '/x', toString(number))`,
   `concat('Department of ', ${w(8)}, ', University of ', ${w(9)}, ', ', ${w(10)}, ' campus')`,
-  `['Germany','Japan','Brazil','Nigeria','Italy'][number % 5 + 1]`,
+  `${sqlArray(COUNTRIES)}[number % ${COUNTRIES.length} + 1]`,
   `concat(lower(${s("'a'")}), toString(number), '@uni.edu; ', lower(${s("'b'")}), '.b@inst.org')`,
   `concat(${w(11)}, '; ', ${w(12)}, '; ', ${w(13)}, '; ', ${w(14)})`,
 ];
@@ -123,6 +114,16 @@ try {
   await storage.files.save(...files);
   const physical = HEADERS.map((h) => ident(columnMap[h]!));
 
+  /** The engine writing every row with `FORMAT CSVWithNames` into `out` (in table order when `ordered`). */
+  const engineCsv = (out: string, ordered: boolean) =>
+    storage.client.command({
+      query: `INSERT INTO FUNCTION file({out:String}, 'CSVWithNames')
+              SELECT ${physical.map((c, i) => `${c} AS \`${HEADERS[i]}\``).join(', ')} FROM ${table}
+              ${ordered ? 'ORDER BY file_id, sheet, row_number' : ''}`,
+      query_params: { out },
+      clickhouse_settings: { engine_file_truncate_on_insert: 1 },
+    });
+
   let loaded = 0;
   for (const [n, size] of SIZES.entries()) {
     const t = performance.now();
@@ -138,11 +139,7 @@ try {
     let sqliteDb: string | null = null;
     if (n === 0 && spawnSync('sqlite3', ['-version']).status === 0) {
       const csv = path.join(dir, 'sqlite.csv');
-      await storage.client.command({
-        query: `INSERT INTO FUNCTION file({out:String}, 'CSVWithNames') SELECT ${physical.map((c, i) => `${c} AS \`${HEADERS[i]}\``).join(', ')} FROM ${table}`,
-        query_params: { out: csv },
-        clickhouse_settings: { engine_file_truncate_on_insert: 1 },
-      });
+      await engineCsv(csv, false);
       sqliteDb = path.join(dir, 'rows.sqlite');
       spawnSync('sqlite3', [sqliteDb], { input: `.mode csv\n.import ${csv} rows\n` });
       rmSync(csv, { force: true });
@@ -179,14 +176,9 @@ try {
 
     if (n === 0) {
       // CSV export through the API against the engine writing the same rows itself.
-      const engineCsv = path.join(dir, 'engine.csv');
+      const engineFile = path.join(dir, 'engine.csv');
       const te = performance.now();
-      await storage.client.command({
-        query: `INSERT INTO FUNCTION file({out:String}, 'CSVWithNames') SELECT ${physical.map((c, i) => `${c} AS \`${HEADERS[i]}\``).join(', ')} FROM ${table}
-                ORDER BY file_id, sheet, row_number`,
-        query_params: { out: engineCsv },
-        clickhouse_settings: { engine_file_truncate_on_insert: 1 },
-      });
+      await engineCsv(engineFile, true);
       const engineMs = performance.now() - te;
       const csv = await exportVia(api, 'CSV');
       row['CSV export rows/s'] =
@@ -195,7 +187,7 @@ try {
       const bare = await bareXlsx(size);
       row['XLSX export rows/s'] =
         `${fmt(size / (xlsx.ms / 1000))} (${(bare / xlsx.ms).toFixed(2)}× bare exceljs's ${fmt(size / (bare / 1000))})`;
-      rmSync(engineCsv, { force: true });
+      rmSync(engineFile, { force: true });
     }
     if (n === SIZES.length - 1) {
       peakRss = process.memoryUsage().rss;

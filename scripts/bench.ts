@@ -28,54 +28,11 @@ import {
   type Storage,
 } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
+import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.BENCH_XLSX_ROWS ?? 200_000);
 const AUTHOR_ROWS = Number(process.env.BENCH_AUTHOR_ROWS ?? 100_000);
-const HEADERS = [
-  'Authors',
-  'Author Full Names',
-  'Article Title',
-  'Source Title',
-  'Publication Year',
-  'DOI',
-  'Affiliations',
-  'Country',
-  'Email Addresses',
-  'Keywords',
-];
-const SURNAMES = [
-  'Smith',
-  'Müller',
-  'García',
-  'Kim',
-  'Nguyen',
-  'Rossi',
-  'Novak',
-  'Silva',
-  'Kowalski',
-  'Tanaka',
-  'Okafor',
-  'Larsen',
-];
-const WORDS = [
-  'neural',
-  'graph',
-  'protein',
-  'climate',
-  'market',
-  'quantum',
-  'policy',
-  'soil',
-  'ocean',
-  'learning',
-  'network',
-  'health',
-];
-
-/** Every this many rows, a surname that occurs nowhere else (the rare search term). */
-const RARE_EVERY = 100_003;
-
 let seed = 42;
 const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
 const pick = (a: string[]) => a[rand(a.length)]!;
@@ -86,13 +43,13 @@ function row(i: number): string[] {
   const s2 = pick(SURNAMES);
   return [
     `${s1}, A; ${s2}, B`,
-    `${i % RARE_EVERY === 0 ? 'Zyskowski' : s1}, Anna; ${s2}, Ben`,
+    `${i % RARE_EVERY === 0 ? RARE_SURNAME : s1}, Anna; ${s2}, Ben`,
     `${pick(WORDS)} ${pick(WORDS)} of ${pick(WORDS)} and ${pick(WORDS)} in ${pick(WORDS)} systems ${i}`,
     `Journal of ${pick(WORDS)} and ${pick(WORDS)} research`,
     String(1990 + rand(35)),
     `10.${1000 + rand(9000)}/x${i}`,
     `Department of ${pick(WORDS)}, University of ${pick(WORDS)}, ${pick(WORDS)} campus`,
-    pick(['Germany', 'Japan', 'Brazil', 'Nigeria', 'Italy']),
+    pick(COUNTRIES),
     `${s1.toLowerCase()}${i}@uni.edu; ${s2.toLowerCase()}.b@inst.org`,
     `${pick(WORDS)}; ${pick(WORDS)}; ${pick(WORDS)}; ${pick(WORDS)}`,
   ];
