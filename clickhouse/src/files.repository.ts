@@ -132,6 +132,16 @@ export class FilesRepository {
     return (await rs.json<RawFile>()).map(toFile);
   }
 
+  /** Number of file records of every account (administration only). */
+  async countAll(): Promise<number> {
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n FROM ${this.#table} FINAL WHERE is_deleted = 0`,
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
+  }
+
   /** The owner's files matching the filter, newest upload first. */
   async list(filter: FileFilter): Promise<FileRow[]> {
     const where = ['owner_id = {ownerId:String}', 'is_deleted = 0'];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ident, type AccountRow, type AuditDocument, type Storage } from '@sift/clickhouse';
+import type { AccountRow, AuditDocument, Storage } from '@sift/clickhouse';
 import type { UploadTracker } from '@sift/ingest-worker';
 import type {
   AccountDeletion,
@@ -154,15 +154,10 @@ export class AdminService {
     const { storage, dataDir } = this.deps;
     const accounts = await storage.accounts.list();
     const totals = await storage.rows.totals();
-    const fileCount = await storage.client.query({
-      query: `SELECT count() AS n FROM ${ident(storage.database)}.files FINAL WHERE is_deleted = 0`,
-      format: 'JSONEachRow',
-    });
-    const [files] = await fileCount.json<{ n: number }>();
     return {
       accounts: accounts.length,
       activeAccounts: accounts.filter((a) => a.active).length,
-      files: Number(files?.n ?? 0),
+      files: await storage.files.countAll(),
       rows: totals.rows,
       exports: await storage.exports.count(),
       storage: {

@@ -50,23 +50,18 @@ export class SearchService {
    * Suggestions for one column of `files` (see RowsRepository.suggest). An engine failure answers
    * no suggestions (logged) rather than an error: suggestions are a convenience.
    */
-  async suggest(files: FileRow[], column: string, query: string, limit: number): Promise<string[]> {
-    try {
-      return await this.storage.rows.suggest(files, column, query, limit);
-    } catch (e) {
-      this.log('Suggestions failed', e);
-      return [];
-    }
+  suggest(files: FileRow[], column: string, query: string, limit: number): Promise<string[]> {
+    return this.#orNone(() => this.storage.rows.suggest(files, column, query, limit));
   }
 
-  /** Values of any column containing `query` (see RowsRepository.suggestAny); [] when the engine fails. */
-  async suggestAny(
-    files: FileRow[],
-    query: string,
-    limit: number,
-  ): Promise<{ column: string; value: string }[]> {
+  /** Values of any column containing `query` (see RowsRepository.suggestAny); none when the engine fails. */
+  suggestAny(files: FileRow[], query: string, limit: number): Promise<{ column: string; value: string }[]> {
+    return this.#orNone(() => this.storage.rows.suggestAny(files, query, limit));
+  }
+
+  async #orNone<T>(read: () => Promise<T[]>): Promise<T[]> {
     try {
-      return await this.storage.rows.suggestAny(files, query, limit);
+      return await read();
     } catch (e) {
       this.log('Suggestions failed', e);
       return [];
