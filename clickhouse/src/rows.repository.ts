@@ -52,6 +52,26 @@ const BOUNDED_EXPORT_SETTINGS = {
   output_format_parallel_formatting: 0,
 } as const;
 
+/** A position in the sort key (file, sheet, row number) of `rows`. */
+type RowKey = [fileId: string, sheet: string, rowNumber: number];
+
+/**
+ * The condition `(file_id, sheet, row_number) <op> key` with its parameters under `name`
+ * (`{nameFile}`, `{nameSheet}`, `{nameRow}`), or nothing when there is no key: how keyset pages
+ * and export pieces are bounded.
+ */
+function keyBound(
+  op: '>' | '<=',
+  key: RowKey | null,
+  name: string,
+): { sql: string; params: Record<string, unknown> } {
+  if (!key) return { sql: '', params: {} };
+  return {
+    sql: `AND (file_id, sheet, row_number) ${op} ({${name}File:String}, {${name}Sheet:String}, {${name}Row:UInt32})`,
+    params: { [`${name}File`]: key[0], [`${name}Sheet`]: key[1], [`${name}Row`]: key[2] },
+  };
+}
+
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';
 
@@ -339,18 +359,12 @@ export class RowsRepository {
   async *scan(query: RowQuery, batchSize = 20_000): AsyncGenerator<RowHit[]> {
     const c = this.#compile(query);
     if (!c) return;
-    const fetch = async (after: RowHit | null): Promise<RowHit[]> => {
-      const keyset = after
-        ? 'AND (file_id, sheet, row_number) > ({afterFile:String}, {afterSheet:String}, {afterRow:UInt32})'
-        : '';
+    const fetch = async (last: RowHit | null): Promise<RowHit[]> => {
+      const after = keyBound('>', last && [last.fileId, last.sheet, last.rowNumber], 'after');
       const rs = await this.#client.query({
-        query: `SELECT ${c.select} FROM ${this.#table} WHERE ${c.where} ${keyset}
+        query: `SELECT ${c.select} FROM ${this.#table} WHERE ${c.where} ${after.sql}
                 ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64}`,
-        query_params: {
-          ...c.params,
-          limit: batchSize,
-          ...(after ? { afterFile: after.fileId, afterSheet: after.sheet, afterRow: after.rowNumber } : {}),
-        },
+        query_params: { ...c.params, ...after.params, limit: batchSize },
         format: 'JSONCompactEachRow',
       });
       return this.#hits(query, c, await rs.json<unknown[]>());
@@ -453,36 +467,29 @@ export class RowsRepository {
     const select = this.#csvSelect(query);
     if (!select) return;
     const { where, params, fields } = select;
-    let after: [string, string, number] | null = null;
+    let previous: RowKey | null = null;
     for (;;) {
-      const keyset: string = after
-        ? 'AND (file_id, sheet, row_number) > ({afterFile:String}, {afterSheet:String}, {afterRow:UInt32})'
-        : '';
-      const window: Record<string, unknown> = {
-        ...params,
-        ...(after ? { afterFile: after[0], afterSheet: after[1], afterRow: after[2] } : {}),
-      };
+      const after = keyBound('>', previous, 'after');
       // The last key of this piece (none: the rest is smaller than a piece).
-      const edge: { json<T>(): Promise<T[]> } = await this.#client.query({
-        query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${keyset}
+      const edge = await this.#client.query({
+        query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${after.sql}
                 ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
-        query_params: { ...window, offset: batchRows - 1 },
+        query_params: { ...params, ...after.params, offset: batchRows - 1 },
         format: 'JSONCompactEachRow',
       });
-      const [last]: ([string, string, number] | undefined)[] = await edge.json<[string, string, number]>();
-      const upTo = last
-        ? 'AND (file_id, sheet, row_number) <= ({toFile:String}, {toSheet:String}, {toRow:UInt32})'
-        : '';
+      const [edgeRow] = await edge.json<[string, string, number]>();
+      const last: RowKey | null = edgeRow ? [edgeRow[0], edgeRow[1], Number(edgeRow[2])] : null;
+      const upTo = keyBound('<=', last, 'to');
       const rs = await this.#client.query({
-        query: `SELECT ${fields.join(', ')} FROM ${this.#table} WHERE ${where} ${keyset} ${upTo}
+        query: `SELECT ${fields.join(', ')} FROM ${this.#table} WHERE ${where} ${after.sql} ${upTo.sql}
                 ORDER BY file_id, sheet, row_number`,
-        query_params: { ...window, ...(last ? { toFile: last[0], toSheet: last[1], toRow: last[2] } : {}) },
+        query_params: { ...params, ...after.params, ...upTo.params },
         format: 'CSV',
       });
       const text = await rs.text();
       if (text) yield text;
       if (!last) return;
-      after = [last[0], last[1], Number(last[2])];
+      previous = last;
     }
   }
 
