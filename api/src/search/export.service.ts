@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { format as csvFormat } from 'fast-csv';
-import type { Storage, StoredFileType } from '@sift/clickhouse';
+import type { FileRow, RowQuery, Storage, StoredFileType } from '@sift/clickhouse';
 import type { z } from 'zod';
 import type { exportRequestSchema, PreprocessingPreview } from '../contracts.ts';
 import { BadRequestError } from '../errors.ts';
@@ -72,12 +72,7 @@ export class ExportService {
     const rules = request.preprocessingRules.filter((r) => r.enabled);
     const files = await this.search.files(ownerId, request.fileType ?? 'GENERAL', request);
     const preview: PreprocessingPreview = { originalCount: 0, processedCount: 0, expansionDetails: [] };
-    const rows = this.storage.rows.scan({
-      files,
-      criteria: request.searchCriteria,
-      sheets: request.sheetNames,
-      headers: [...new Set(rules.flatMap((r) => [r.sourceColumn, r.targetColumn]))],
-    });
+    const rows = this.storage.rows.scan({ ...matching(files, request), headers: ruleColumns(rules) });
     for await (const batch of rows) {
       for (const hit of batch) {
         const rowIndex = preview.originalCount++;
@@ -115,11 +110,9 @@ export class ExportService {
     const names = new Map(files.map((f) => [f.id, f.originalFilename]));
     const rules = activeRules(request);
     const rows = this.storage.rows.scan({
-      files,
-      criteria: request.searchCriteria,
-      sheets: request.sheetNames,
+      ...matching(files, request),
       // The rules' columns are read even when they are not exported.
-      headers: [...new Set([...columns, ...rules.flatMap((r) => [r.sourceColumn, r.targetColumn])])],
+      headers: [...new Set([...columns, ...ruleColumns(rules)])],
     });
     const header = request.includeMetadata ? [...META_COLUMNS, ...columns] : columns;
     async function* records(): AsyncGenerator<string[]> {
@@ -137,13 +130,7 @@ export class ExportService {
     const filename = exportFilename(request.format, request.customFilename, fileType);
     if (request.format === 'CSV') {
       const headerRow = request.includeHeaders ? header.map(neutralise) : null;
-      const query = {
-        files,
-        criteria: request.searchCriteria,
-        sheets: request.sheetNames,
-        columns,
-        metadata: request.includeMetadata,
-      };
+      const query = { ...matching(files, request), columns, metadata: request.includeMetadata };
       const storage = this.storage;
       return {
         filename,
@@ -180,6 +167,16 @@ export class ExportService {
       write: (out) => writeXlsx(out, request.includeHeaders ? header.map(neutralise) : null, records()),
     };
   }
+}
+
+/** The rows an export or preview reads: the request's criteria and sheets over `files`. */
+function matching(files: FileRow[], request: ParsedExportRequest): RowQuery {
+  return { files, criteria: request.searchCriteria, sheets: request.sheetNames };
+}
+
+/** The columns a set of rules reads (each once). */
+function ruleColumns(rules: SplitRule[]): string[] {
+  return [...new Set(rules.flatMap((r) => [r.sourceColumn, r.targetColumn]))];
 }
 
 /** The enabled split rules of a request that asks for pre-processing (none otherwise). */
