@@ -18,8 +18,16 @@ beforeAll(() => {
   storage = temp.storage();
 });
 
-/** Ingests `bytes` as `name` with one loader; returns the records written and every row, in order. */
-async function ingest(name: string, bytes: Buffer, csvLoader: 'engine' | 'engine-chunked' | 'javascript') {
+/**
+ * Ingests `bytes` as `name` with one loader; returns the records written and every row, in order.
+ * `javascript` loads its batches as CSV files through the engine (embedded); `server` is the same
+ * parser sending JSON batches through the client, as against a ClickHouse server.
+ */
+async function ingest(
+  name: string,
+  bytes: Buffer,
+  loader: 'engine' | 'engine-chunked' | 'javascript' | 'server',
+) {
   const id = randomUUID();
   const stored = `${id}.csv`;
   writeFileSync(path.join(dir, stored), bytes);
@@ -31,8 +39,10 @@ async function ingest(name: string, bytes: Buffer, csvLoader: 'engine' | 'engine
     sizeBytes: bytes.length,
   });
   await storage.files.save(row);
+  const csvLoader = loader === 'server' ? 'javascript' : loader;
+  const as = loader === 'server' ? { ...storage, embedded: false } : storage;
   const written = await ingestFile(
-    { storage, blobDir: dir, tmpDir: path.join(dir, 'tmp'), csvLoader, csvChunkBytes: 64 },
+    { storage: as, blobDir: dir, tmpDir: path.join(dir, 'tmp'), csvLoader, csvChunkBytes: 64 },
     { fileId: id, ownerId: 'o', storedName: stored, originalFilename: name },
   );
   const out = [];
@@ -68,6 +78,16 @@ const cases: [string, Buffer][] = [
     Buffer.from('\n\n,\nName,Email\nAda\nBob,bob@x.org,extra,more\n\nCy,cy@x.org,,\n\\N,x\nlast,row'),
   ],
   ['header-only.csv', Buffer.from('Name,Email\n')],
+  [
+    'tricky-values.csv',
+    Buffer.from(
+      'Name,Note,Path\n' +
+        '" lead and trail ","tab\there, ""quoted""",C:\\dir\\file\n' +
+        '\\N,"line\rbreak","multi\nline"\n' +
+        "=1+1,'single',😀 emoji\n" +
+        'x,  unquoted lead, unquoted trail \n',
+    ),
+  ],
   ['wide-late.csv', Buffer.from(`A,B\n${'1,2\n'.repeat(50)}x,y,z,w\n3,4\n`)],
   ['multiline-header.csv', Buffer.from('"Full\nName",City\nAda,London\n')],
   ['dup-headers.csv', Buffer.from('A,A,,B\n1,2,3,4\n')],
@@ -88,8 +108,10 @@ describe('CSV loaders agree', () => {
       const engine = await ingest(name, bytes, 'engine');
       const chunked = await ingest(name, bytes, 'engine-chunked');
       const js = await ingest(name, bytes, 'javascript');
+      const server = await ingest(name, bytes, 'server');
       expect(engine).toEqual(js);
       expect(chunked).toEqual(js);
+      expect(server).toEqual(js);
       expect(engine[0]!.rows.length).toBe(engine[0]!.totalRows);
     });
   }

@@ -3,7 +3,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileRow } from '@sift/clickhouse';
 import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './authors.ts';
-import { FileLoader, PROGRESS_INTERVAL_MS, widenHeaders, type LoadContext, type Loaded } from './ingest.ts';
+import {
+  FileLoader,
+  PROGRESS_INTERVAL_MS,
+  widenHeaders,
+  withBatchDir,
+  type LoadContext,
+  type Loaded,
+} from './ingest.ts';
 import { countingReadStream } from './parse/counting-stream.ts';
 import { decoder, detectDelimiter, readCsv, sniff } from './parse/csv.ts';
 import { splitCsv } from './parse/csv-split.ts';
@@ -162,8 +169,11 @@ async function startSheet(
 /** Counts the loaded rows and derives the AUTHOR file's rows when the sheet has author columns. */
 async function finishLoad(ctx: LoadContext, general: FileLoader, sheet: string): Promise<Loaded> {
   general.totalRows = await ctx.storage.rows.countFile(ctx.fileId);
-  const authors = new FileLoader(ctx.storage, ctx.derivedId);
-  if (hasAuthorColumns(general.headers)) await deriveAuthors(ctx, general, authors, sheet);
+  const authors = await withBatchDir(ctx, async (dir) => {
+    const loader = new FileLoader(ctx.storage, ctx.derivedId, dir);
+    if (hasAuthorColumns(general.headers)) await deriveAuthors(ctx, general, loader, sheet);
+    return loader;
+  });
   await ctx.progress(100);
   return { general, authors };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileRow, Storage } from '@sift/clickhouse';
+import type { FileRow, RowBatch, Storage } from '@sift/clickhouse';
 import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './authors.ts';
 import type { IngestFilePayload, IngestProgress } from './jobs.ts';
 import { stat } from 'node:fs/promises';
@@ -48,7 +49,16 @@ export function authorFileId(sourceFileId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Accumulates the rows of one target file (GENERAL or its AUTHOR file) sheet by sheet. */
+/**
+ * Accumulates the rows of one target file (GENERAL or its AUTHOR file) sheet by sheet and loads
+ * them in batches of INSERT_BATCH_ROWS, the next batch being parsed while one loads.
+ *
+ * With a `scratchDir` (embedded engine only) each batch is written there as a CSV file and loaded
+ * with `INSERT … SELECT … FROM file()`: the engine spends ~40 % less CPU on it than on the same rows
+ * sent as JSONCompactEachRow (200k rows, 10 columns, 9 text skip indexes: 2.6 s against 4.3 s of
+ * CPU, JavaScript included), which matters on a 2-core machine where parsing has the other core.
+ * Without one, or for rows with headers past the column guard, batches go through the client.
+ */
 export class FileLoader {
   readonly columnNames: string[] = [];
   /** Header → physical column; no prototype, so any header name is an ordinary key. */
@@ -65,9 +75,14 @@ export class FileLoader {
   /** The insert in flight: parsing the next batch overlaps with it (at most one at a time). */
   #inFlight: Promise<void> = Promise.resolve();
 
+  /** Batch files written so far (their names). */
+  #batchFiles = 0;
+
   constructor(
     private readonly storage: Storage,
     readonly fileId: string,
+    /** Directory for batch files (must exist); unset → batches are sent through the client. */
+    private readonly scratchDir?: string,
   ) {}
 
   /**
@@ -122,7 +137,7 @@ export class FileLoader {
     };
     this.#buffer = [];
     await this.#inFlight;
-    this.#inFlight = this.storage.rows.insert(batch);
+    this.#inFlight = this.#load(batch);
     // Marked handled here; the failure still surfaces at the next flush or at finish().
     this.#inFlight.catch(() => undefined);
   }
@@ -139,6 +154,25 @@ export class FileLoader {
     await this.#inFlight;
   }
 
+  async #load(batch: RowBatch): Promise<void> {
+    const columns = batch.headers.map((h) => batch.columnMap[h] ?? '');
+    if (!this.scratchDir || columns.includes('')) return this.storage.rows.insert(batch);
+    const file = path.join(this.scratchDir, `${this.fileId}-${this.#batchFiles++}.csv`);
+    await writeFile(file, csvBody(batch.rows));
+    try {
+      await this.storage.rows.loadCsvFile({
+        fileId: batch.fileId,
+        sheet: batch.sheet,
+        path: file,
+        delimiter: ',',
+        columns,
+        firstRowNumber: batch.firstRowNumber,
+      });
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
   async #register(sample: string[][]): Promise<void> {
     this.#unregistered = false;
     const headers = this.#headers;
@@ -148,6 +182,20 @@ export class FileLoader {
     for (const h of fresh) this.columnMap[h] = map[h]!;
     this.columnNames.push(...fresh);
   }
+}
+
+/** A CSV field that must be quoted: a quote, comma or line break, or whitespace at either end (the engine's CSV reader skips leading whitespace of an unquoted field at the start of a record). */
+const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+
+/**
+ * Rows as an RFC 4180 CSV body, one record per row (a field is quoted when NEEDS_QUOTES says so). A row without cells is written as one empty quoted field, so every row is a
+ * record and row numbers stay aligned.
+ */
+export function csvBody(rows: string[][]): string {
+  const field = (v: string) => (NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  let body = '';
+  for (const cells of rows) body += `${cells.length ? cells.map(field).join(',') : '""'}\n`;
+  return body;
 }
 
 /**
@@ -283,8 +331,30 @@ export interface Loaded {
  * author rows derived on the way. Progress by bytes read.
  */
 async function loadWithParsers(ctx: LoadContext, format: SpreadsheetFormat): Promise<Loaded> {
-  const general = new FileLoader(ctx.storage, ctx.fileId);
-  const authors = new FileLoader(ctx.storage, ctx.derivedId);
+  return withBatchDir(ctx, (dir) => loadRows(ctx, format, dir));
+}
+
+/**
+ * Runs `fn` with a fresh directory for FileLoader batch files under the scratch directory (embedded
+ * engine; undefined against a server), removed afterwards whatever happens.
+ */
+export async function withBatchDir<T>(
+  ctx: LoadContext,
+  fn: (dir: string | undefined) => Promise<T>,
+): Promise<T> {
+  if (!ctx.storage.embedded) return fn(undefined);
+  const dir = path.join(ctx.tmpDir, `batches-${ctx.fileId}`);
+  await mkdir(dir, { recursive: true });
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function loadRows(ctx: LoadContext, format: SpreadsheetFormat, batchDir?: string): Promise<Loaded> {
+  const general = new FileLoader(ctx.storage, ctx.fileId, batchDir);
+  const authors = new FileLoader(ctx.storage, ctx.derivedId, batchDir);
   let sheet: string | null = null;
   let headerSeen = false;
   let authorSheet = false;

@@ -115,6 +115,62 @@ describe('xlsx', () => {
       expect(again.map((r) => [r.sheet, ...r.cells])).toEqual(rows.map((r) => [r.sheet, ...r.cells]));
     }
   });
+
+  it('reads a hand-made workbook: odd part names, prefixed XML, every cell type, phonetic guides left out', async () => {
+    const ns = 'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+    const r = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const rel = (id: string, type: string, target: string) =>
+      `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+    const zip = new JSZip();
+    zip.file('_rels/.rels', `<Relationships>${rel('rId1', 'officeDocument', 'xl/book.xml')}</Relationships>`);
+    zip.file(
+      'xl/_rels/book.xml.rels',
+      `<Relationships>${rel('rId1', 'worksheet', 'worksheets/first.xml')}${rel('rId2', 'sharedStrings', '/xl/strings.xml')}` +
+        `${rel('rId3', 'styles', 'styles.xml')}${rel('rId4', 'chartsheet', 'chartsheets/sheet1.xml')}</Relationships>`,
+    );
+    zip.file(
+      'xl/book.xml',
+      `<x:workbook ${ns} ${r}><x:workbookPr date1904="1"/><x:sheets>` +
+        `<x:sheet name="Data &amp; more" sheetId="1" r:id="rId1"/><x:sheet name="Chart" sheetId="2" r:id="rId4"/>` +
+        `</x:sheets></x:workbook>`,
+    );
+    zip.file(
+      'xl/strings.xml',
+      `<sst><si><t>Name</t></si><si><r><t>Rich </t></r><r><rPr><b/></rPr><t>text</t></r><rPh sb="0" eb="1"><t>ルビ</t></rPh></si>` +
+        `<si><t xml:space="preserve"> padded </t></si></sst>`,
+    );
+    zip.file(
+      'xl/styles.xml',
+      `<styleSheet><numFmts count="1"><numFmt numFmtId="164" formatCode="0000"/></numFmts>` +
+        `<cellStyleXfs count="1"><xf numFmtId="14"/></cellStyleXfs>` +
+        `<cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/><xf numFmtId="164" applyNumberFormat="1"/></cellXfs></styleSheet>`,
+    );
+    zip.file(
+      'xl/worksheets/first.xml',
+      `<x:worksheet ${ns}><x:sheetData>` +
+        `<x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="B1" t="inlineStr"><x:is><x:r><x:t>Inline </x:t></x:r><x:r><x:t>runs</x:t></x:r></x:is></x:c><x:c r="C1" t="s"><x:v>2</x:v></x:c></x:row>` +
+        `<x:row><x:c t="s"><x:v>1</x:v></x:c><x:c t="b"><x:v>1</x:v></x:c><x:c t="e"><x:v>#N/A</x:v></x:c><x:c s="1"><x:v>0</x:v></x:c>` +
+        `<x:c s="2"><x:v>42</x:v></x:c><x:c t="str"><x:f>A1&amp;"x"</x:f><x:v>Namex</x:v></x:c><x:c><x:v>3.5</x:v></x:c><x:c><x:f>B2</x:f></x:c></x:row>` +
+        `<x:row r="5"><x:c r="D5"><x:v>1</x:v></x:c></x:row><x:row r="6"/>` +
+        `</x:sheetData><x:mergeCells count="1"><x:mergeCell ref="A1:B1"/></x:mergeCells></x:worksheet>`,
+    );
+    const rows = await rowsOf('hand-made.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+    expect(rows).toEqual([
+      { sheet: 'Data & more', rowNumber: 1, cells: ['Name', 'Inline runs', ' padded '] },
+      {
+        sheet: 'Data & more',
+        rowNumber: 2,
+        cells: ['Rich text', 'TRUE', '#N/A', '1904-01-01', '0042', 'Namex', '3.5'],
+      },
+      { sheet: 'Data & more', rowNumber: 5, cells: ['', '', '', '1'] },
+    ]);
+
+    // A sheet the workbook lists but the file lacks: the file fails, naming the sheet.
+    zip.remove('xl/worksheets/first.xml');
+    await expect(rowsOf('no-sheet.xlsx', await zip.generateAsync({ type: 'uint8array' }))).rejects.toThrow(
+      /its sheet "Data & more" is missing from the file/,
+    );
+  });
 });
 
 describe('file type checks', () => {

@@ -23,6 +23,20 @@ export function openZip(filePath: string): Promise<ZipFile> {
   );
 }
 
+/** Every entry of a zip opened with openZip, from its central directory (no content is read). */
+export function listEntries(zip: ZipFile): Promise<Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: Entry[] = [];
+    zip.on('entry', (entry: Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(entries));
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+}
+
 /** The decompressed content of one entry. */
 export function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   return new Promise((resolve, reject) =>
@@ -69,25 +83,15 @@ export async function scanXlsx(filePath: string, originalName: string): Promise<
         'unsafe',
       );
     }
-    let compressed = 0;
-    let uncompressed = 0;
-    const xmlParts: Entry[] = [];
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (entry: Entry) => {
-        compressed += entry.compressedSize;
-        uncompressed += entry.uncompressedSize;
-        if (/\.(xml|rels|vml)$/i.test(entry.fileName)) xmlParts.push(entry);
-        zip.readEntry();
-      });
-      zip.on('end', resolve);
-      zip.on('error', reject);
-      zip.readEntry();
-    }).catch((e: unknown) => {
+    const entries = await listEntries(zip).catch((e: unknown) => {
       throw new InvalidFileError(
         `"${originalName}" could not be read as an Excel workbook: ${(e as Error).message}. Save it again in Excel and re-upload it.`,
         'unreadable',
       );
     });
+    const compressed = entries.reduce((sum, e) => sum + e.compressedSize, 0);
+    const uncompressed = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
+    const xmlParts = entries.filter((e) => /\.(xml|rels|vml)$/i.test(e.fileName));
     if (
       uncompressed > ZIP_LIMITS.maxUncompressedBytes ||
       uncompressed > ZIP_LIMITS.maxRatio * Math.max(compressed, 1)
