@@ -16,7 +16,7 @@ import type {
   UploadSession,
 } from '@sift/api/contracts';
 import { fixture } from './support/fixtures.ts';
-import { ApiClient, startTestSift } from './support/sift.ts';
+import { siftWithData, type ApiClient } from './support/sift.ts';
 
 const FIXTURE = fixture('wos-savedrecs-small.xls');
 let sift: RunningSift;
@@ -24,14 +24,13 @@ let admin: ApiClient;
 let user: ApiClient;
 
 beforeAll(async () => {
-  sift = await startTestSift();
-  admin = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ada', 'Admin');
-  user = await ApiClient.approved(sift, admin, 'mia@example.org', 'Mia', 'Maintained');
-  const uploaded = await user.upload([
-    { name: 'savedrecs.xls', bytes: readFileSync(FIXTURE) },
-    { name: 'people.csv', bytes: new TextEncoder().encode('Name,City\nMüller,Berlin\nSmith,London\n') },
-  ]);
-  for (const f of uploaded) expect((await user.waitForIngest(f.id)).status).toBe('PROCESSED');
+  ({ sift, admin, user } = await siftWithData(
+    { email: 'mia@example.org', firstName: 'Mia', lastName: 'Maintained' },
+    [
+      { name: 'savedrecs.xls', bytes: readFileSync(FIXTURE) },
+      { name: 'people.csv', bytes: new TextEncoder().encode('Name,City\nMüller,Berlin\nSmith,London\n') },
+    ],
+  ));
 });
 afterAll(async () => {
   await sift?.close();

@@ -92,6 +92,16 @@ export interface RowBatch {
   rows: string[][];
 }
 
+/** One distinct author contact (see RowsRepository.contacts). */
+export interface Contact {
+  /** Trimmed and lower-cased. */
+  email: string;
+  /** The names paired with the email, sorted; empty when it matched no author. */
+  names: string[];
+  /** Ids of the AUTHOR files holding it, sorted. */
+  fileIds: string[];
+}
+
 /** What to search: the files (their column maps say where each header lives) and the criteria. */
 export interface RowQuery {
   files: FileRow[];
@@ -387,8 +397,8 @@ export class RowsRepository {
    * suggestion over ten million rows answers in time, possibly from part of the data.
    */
   async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
-    const homes = this.#homes(files, header);
-    if (!files.length || (!homes.physical.size && !homes.extra)) return [];
+    const value = this.#valueOf(files, header, 'h');
+    if (!files.length || !value) return [];
     const params: Record<string, unknown> = {
       fileIds: files.map((f) => f.id),
       h: header,
@@ -396,10 +406,6 @@ export class RowsRepository {
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
-    const values = [...homes.physical].map((c) => ident(c));
-    if (homes.extra) values.push('extra[{h:String}]');
-    const value =
-      values.length === 1 ? values[0]! : `coalesce(${values.map((v) => `nullIf(${v}, '')`).join(', ')}, '')`;
     const rs = await this.#client.query({
       query: `SELECT v FROM (
                 SELECT ${value} AS v FROM ${this.#table}
@@ -411,6 +417,52 @@ export class RowsRepository {
       clickhouse_settings: SUGGEST_SETTINGS,
     });
     return (await rs.json<[string]>()).map((r) => r[0]);
+  }
+
+  /**
+   * The distinct contacts of AUTHOR files: one per email address (trimmed, lower-cased, sorted),
+   * with the names it was paired with (from the first of `nameHeaders` a row fills) and the files
+   * holding it, in batches of at most `batchSize` read by keyset on the email (bounded memory).
+   */
+  async *contacts(
+    files: FileRow[],
+    emailHeader: string,
+    nameHeaders: string[],
+    batchSize = 50_000,
+  ): AsyncGenerator<Contact[]> {
+    const email = this.#valueOf(files, emailHeader, 'he');
+    if (!files.length || !email) return;
+    const params: Record<string, unknown> = {
+      fileIds: files.map((f) => f.id),
+      he: emailHeader,
+      limit: batchSize,
+    };
+    const names = nameHeaders.flatMap((h, i) => {
+      params[`hn${i}`] = h;
+      const v = this.#valueOf(files, h, `hn${i}`);
+      return v ? [`nullIf(trimBoth(${v}), '')`] : [];
+    });
+    const name = names.length ? `coalesce(${names.join(', ')}, '')` : `''`;
+    let after = '';
+    for (;;) {
+      const rs = await this.#client.query({
+        query: `SELECT e, arraySort(groupUniqArrayIf(n, n != '')), arraySort(groupUniqArray(file_id))
+                FROM (SELECT lower(trimBoth(${email})) AS e, ${name} AS n, file_id FROM ${this.#table}
+                      WHERE file_id IN {fileIds:Array(String)})
+                WHERE e != '' AND e > {after:String}
+                GROUP BY e ORDER BY e LIMIT {limit:UInt64}`,
+        query_params: { ...params, after },
+        format: 'JSONCompactEachRow',
+      });
+      const batch = (await rs.json<[string, string[], string[]]>()).map(([e, n, f]) => ({
+        email: e,
+        names: n,
+        fileIds: f,
+      }));
+      if (batch.length) yield batch;
+      if (batch.length < batchSize) return;
+      after = batch[batch.length - 1]!.email;
+    }
   }
 
   /**
@@ -588,6 +640,20 @@ export class RowsRepository {
       ...(useExtra ? ['extra'] : []),
     ].join(', ');
     return { where: where.join(' AND '), params, select, physical: cols, useExtra };
+  }
+
+  /**
+   * SQL for a header's value in a row of any of `files` (its physical columns, or the overflow map
+   * keyed by the query parameter `param` holding the header), or null when no file has the header.
+   */
+  #valueOf(files: FileRow[], header: string, param: string): string | null {
+    const homes = this.#homes(files, header);
+    const values = [...homes.physical].map((c) => ident(c));
+    if (homes.extra) values.push(`extra[{${param}:String}]`);
+    if (!values.length) return null;
+    return values.length === 1
+      ? values[0]!
+      : `coalesce(${values.map((v) => `nullIf(${v}, '')`).join(', ')}, '')`;
   }
 
   #homes(files: FileRow[], header: string): { physical: Set<string>; extra: boolean } {

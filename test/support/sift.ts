@@ -107,6 +107,26 @@ export class ApiClient {
   }
 }
 
+/**
+ * A running Sift with an administrator (admin@example.com, the first account) and one approved
+ * user whose uploads have all been PROCESSED (the test fails otherwise).
+ */
+export async function siftWithData(
+  user: { email: string; firstName: string; lastName: string },
+  files: { name: string; bytes: Uint8Array }[],
+): Promise<{ sift: RunningSift; admin: ApiClient; user: ApiClient; files: FileRecord[] }> {
+  const sift = await startTestSift();
+  const admin = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ada', 'Admin');
+  const client = await ApiClient.approved(sift, admin, user.email, user.firstName, user.lastName);
+  const processed: FileRecord[] = [];
+  for (const f of await client.upload(files)) {
+    const done = await client.waitForIngest(f.id);
+    if (done.status !== 'PROCESSED') throw new Error(`${f.originalFilename} ended ${done.status}`);
+    processed.push(done);
+  }
+  return { sift, admin, user: client, files: processed };
+}
+
 /** A TCP port free on 127.0.0.1 right now (for a process the test starts itself). */
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -11,7 +11,7 @@ import {
   MASS_DELETE_CONFIRMATION,
   type SystemStats,
 } from '../contracts.ts';
-import { BadRequestError, ConflictError, ForbiddenError } from '../errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';
 import type { Maintenance, MaintenanceParts } from './maintenance.ts';
@@ -61,6 +61,16 @@ export function adminRoutes(
   });
   router.get('/system/stats', async (_req, res) => {
     res.json((await admin.systemStats()) satisfies SystemStats);
+  });
+  // Distinct author contacts of every AUTHOR file, as CSV downloads.
+  router.get('/export/contacts/:kind', async (req, res) => {
+    const kind = req.params.kind;
+    if (kind !== 'emails' && kind !== 'full')
+      throw new NotFoundError('There is no such contact export: use emails or full.', 'NOT_FOUND');
+    res.attachment(`contacts-${kind}-${new Date().toISOString().slice(0, 10)}.csv`);
+    res.type('text/csv; charset=utf-8');
+    const written = await admin.writeContacts(kind, res);
+    await admin.audit(accountOf(res), 'export.contacts', kind, { contacts: written });
   });
   // Maintenance (installation-wide), each answering the deletion-result fields.
   const maintain =

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { format as csvFormat } from 'fast-csv';
 import type { AccountRow, AuditDocument, Storage } from '@sift/clickhouse';
-import type { UploadTracker } from '@sift/ingest-worker';
+import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER, type UploadTracker } from '@sift/ingest-worker';
 import type {
   AccountDeletion,
   AccountStats,
@@ -15,10 +18,17 @@ import { toAccount } from '../accounts/accounts.service.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { FilesService } from '../files/files.service.ts';
 import type { ExportHistory } from '../search/export-history.ts';
+import { neutralise } from '../search/export.service.ts';
 import type { SavedQueries } from '../search/saved-queries.ts';
 
 /** Ingest jobs by state (BullMQ's counts). */
 export type QueueCounts = () => Promise<SystemStats['queue']>;
+
+/**
+ * The contact exports: `emails` has one column (Email); `full` has Name (every name the email was
+ * paired with, `; `-separated), Email and Source Files (the uploads it was found in).
+ */
+export type ContactExport = 'emails' | 'full';
 
 /** Who is acting: the administrator's account. */
 export type Actor = Pick<AccountRow, 'id' | 'email'>;
@@ -178,6 +188,38 @@ export class AdminService {
       createdAt: new Date().toISOString(),
       body,
     });
+  }
+
+  /**
+   * Writes the distinct author contacts of every processed AUTHOR file, installation-wide, as CSV
+   * (UTF-8 with a BOM, cells neutralised against formula injection) to `out`, sorted by email.
+   * Returns how many contacts were written.
+   */
+  async writeContacts(kind: ContactExport, out: Writable): Promise<number> {
+    const all = await this.deps.storage.files.listAll();
+    const authorFiles = all.filter((f) => f.fileType === 'AUTHOR' && f.status === 'PROCESSED');
+    const names = new Map(all.map((f) => [f.id, f.originalFilename]));
+    const sourceOf = new Map(authorFiles.map((f) => [f.id, names.get(f.sourceFileId) ?? f.originalFilename]));
+    const contacts = this.deps.storage.rows.contacts(authorFiles, EMAILS_HEADER, [
+      FULL_NAMES_HEADER,
+      AUTHORS_HEADER,
+    ]);
+    let n = 0;
+    async function* records(): AsyncGenerator<string[]> {
+      yield kind === 'emails' ? ['Email'] : ['Name', 'Email', 'Source Files'];
+      for await (const batch of contacts) {
+        for (const c of batch) {
+          n++;
+          if (kind === 'emails') yield [neutralise(c.email)];
+          else {
+            const sources = [...new Set(c.fileIds.map((id) => sourceOf.get(id) ?? ''))].sort();
+            yield [c.names.join('; '), c.email, sources.join('; ')].map(neutralise);
+          }
+        }
+      }
+    }
+    await pipeline(Readable.from(records()), csvFormat<string[], string[]>({ writeBOM: true }), out);
+    return n;
   }
 
   /** The audit log, newest first, one page. */
