@@ -16,7 +16,7 @@ import type {
   UploadSession,
 } from '@sift/api/contracts';
 import { fixture } from './support/fixtures.ts';
-import { siftWithData, type ApiClient } from './support/sift.ts';
+import { searchView, siftWithData, type ApiClient } from './support/sift.ts';
 
 const FIXTURE = fixture('wos-savedrecs-small.xls');
 let sift: RunningSift;
@@ -39,16 +39,7 @@ afterAll(async () => {
 const maintain = (p: string, init: RequestInit = {}) =>
   admin.fetch(`/admin/${p}`, { method: 'DELETE', ...init });
 
-/** Everything the user's searches show: the general search and the Authors search, all rows. */
-async function snapshot() {
-  const general = await user.json<SearchResponse>('/file/search', { size: 1000 });
-  const authors = await user.json<SearchResponse>('/file/preprocessed/search', { size: 1000 });
-  const strip = (r: SearchResponse) => ({
-    total: r.totalRecords,
-    data: r.data.map(({ __fileId: _, ...rest }) => rest),
-  });
-  return { general: strip(general), authors: strip(authors) };
-}
+const snapshot = () => searchView(user);
 
 it('clears ClickHouse, then reindexes from the originals to exactly the same search results', async () => {
   const before = await snapshot();

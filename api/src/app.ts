@@ -9,6 +9,7 @@ import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { AdminService, type QueueCounts } from './admin/admin.service.ts';
 import { Maintenance } from './admin/maintenance.ts';
+import { Snapshots } from './admin/snapshots.ts';
 import { authenticate, requireActiveOnboarded } from './auth/middleware.ts';
 import { TokenVerifier } from './auth/token-verifier.ts';
 import type { Config } from './config.ts';
@@ -128,7 +129,13 @@ export function createApp(deps: AppDeps): Express {
     exportDir,
     log: deps.log,
   });
-  api.use('/admin', adminRoutes(admin, maintenance, deps.log));
+  const snapshots = new Snapshots({
+    storage,
+    blobDir,
+    exportDir,
+    snapshotDir: path.join(config.dataDir, 'snapshots'),
+  });
+  api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.log));
   api.use(() => {
     throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
   });

@@ -567,3 +567,49 @@ export interface DeletionResult {
 
 /** The confirmation `DELETE /api/admin/mass-delete-all-files` requires (body `confirmation` or header `X-Confirm`). */
 export const MASS_DELETE_CONFIRMATION = 'DELETE ALL';
+
+/**
+ * A snapshot (`POST /api/admin/restore/snapshots` creates one, `GET` lists them newest first):
+ * everything needed to bring the installation back to the moment it was taken — accounts, file
+ * records, stored originals, searchable rows, export history (records and files) and saved queries
+ * — kept under `DATA_DIR/snapshots/{id}`. The counts are those of that moment; `sizeBytes` is the
+ * snapshot's own size on disk (originals and export files are hard links where the disk allows).
+ */
+export interface Snapshot {
+  id: string;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  /** Email of the administrator who took it. */
+  createdBy: string;
+  accounts: number;
+  files: number;
+  rows: number;
+  exports: number;
+  originals: number;
+  sizeBytes: number;
+}
+
+/** Body of `POST /api/admin/restore/execute`. */
+export const restoreRequestSchema = z.object({
+  snapshotId: z.string({ error: 'Say which snapshot to restore: snapshotId is required.' }).min(1, {
+    error: 'Say which snapshot to restore: snapshotId is required.',
+  }),
+});
+export type RestoreRequest = z.infer<typeof restoreRequestSchema>;
+
+/**
+ * Answer of `POST /api/admin/restore/execute`: the installation now holds exactly the snapshot's
+ * accounts, files, rows, originals and export history (the audit log is kept, and records the
+ * restore). Upload tracking in Redis is not part of a snapshot and is left as it is.
+ */
+export interface RestoreResult {
+  snapshotId: string;
+  accountsRestored: number;
+  filesRestored: number;
+  rowsRestored: number;
+  exportsRestored: number;
+  originalsRestored: number;
+  durationMs: number;
+  /** When the restore finished, ISO 8601, UTC. */
+  timestamp: string;
+}

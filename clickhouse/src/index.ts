@@ -20,6 +20,7 @@ export * from './documents.repository.ts';
 export * from './files.repository.ts';
 export * from './rows.repository.ts';
 export * from './skip-index.ts';
+export * from './dump.ts';
 export { openClickHouse, type ClickHouseOptions } from './client.ts';
 export { migrate } from './migrations.ts';
 export { ident, likeContains } from './sql.ts';

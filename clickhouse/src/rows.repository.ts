@@ -684,6 +684,11 @@ export class RowsRepository {
     });
   }
 
+  /** Forgets the columns known to exist (after the table was replaced, e.g. by a restore). */
+  forgetColumns(): void {
+    this.#known = null;
+  }
+
   async #physicalColumns(refresh = false): Promise<Set<string>> {
     if (this.#known && !refresh) return this.#known;
     const rs = await this.#client.query({

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { startSift, type Config, type RunningSift } from '@sift/api';
-import type { FileRecord } from '@sift/api/contracts';
+import type { FileRecord, SearchResponse } from '@sift/api/contracts';
 import { signIn } from './oidc.ts';
 
 /** One chDB data directory per test process (chDB allows one per process); databases isolate tests. */
@@ -125,6 +125,20 @@ export async function siftWithData(
     processed.push(done);
   }
   return { sift, admin, user: client, files: processed };
+}
+
+/**
+ * Everything a user's searches show: the general search and the Authors search, every row (file
+ * ids left out, so a reindexed or restored installation compares equal).
+ */
+export async function searchView(client: ApiClient) {
+  const general = await client.json<SearchResponse>('/file/search', { size: 1000 });
+  const authors = await client.json<SearchResponse>('/file/preprocessed/search', { size: 1000 });
+  const strip = (r: SearchResponse) => ({
+    total: r.totalRecords,
+    data: r.data.map(({ __fileId: _, ...rest }) => rest),
+  });
+  return { general: strip(general), authors: strip(authors) };
 }
 
 /** A TCP port free on 127.0.0.1 right now (for a process the test starts itself). */

@@ -9,12 +9,16 @@ import {
   type AccountStats,
   type DeletionResult,
   MASS_DELETE_CONFIRMATION,
+  restoreRequestSchema,
+  type RestoreResult,
+  type Snapshot,
   type SystemStats,
 } from '../contracts.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';
 import type { Maintenance, MaintenanceParts } from './maintenance.ts';
+import type { Snapshots } from './snapshots.ts';
 import { z } from 'zod';
 
 const pageSchema = z.object({
@@ -29,6 +33,7 @@ const pageSchema = z.object({
 export function adminRoutes(
   admin: AdminService,
   maintenance: Maintenance,
+  snapshots: Snapshots,
   log: (message: string, detail?: unknown) => void,
 ): Router {
   const router = Router();
@@ -61,6 +66,26 @@ export function adminRoutes(
   });
   router.get('/system/stats', async (_req, res) => {
     res.json((await admin.systemStats()) satisfies SystemStats);
+  });
+  // Snapshots of the whole installation, and restoring one (one at a time, else 409).
+  router.get('/restore/snapshots', async (_req, res) => {
+    res.json((await snapshots.list()) satisfies Snapshot[]);
+  });
+  router.post('/restore/snapshots', async (_req, res) => {
+    const snapshot = await snapshots.create(accountOf(res).email);
+    await admin.audit(accountOf(res), 'snapshot.create', snapshot.id, { ...snapshot });
+    res.status(201).json(snapshot satisfies Snapshot);
+  });
+  router.delete('/restore/snapshots/:id', async (req, res) => {
+    await snapshots.remove(String(req.params.id));
+    await admin.audit(accountOf(res), 'snapshot.delete', String(req.params.id), {});
+    res.status(204).end();
+  });
+  router.post('/restore/execute', async (req, res) => {
+    const { snapshotId } = parseBody(restoreRequestSchema, req.body);
+    const result = await snapshots.restore(snapshotId);
+    await admin.audit(accountOf(res), 'snapshot.restore', snapshotId, { ...result });
+    res.json(result satisfies RestoreResult);
   });
   // Distinct author contacts of every AUTHOR file, as CSV downloads.
   router.get('/export/contacts/:kind', async (req, res) => {
