@@ -85,7 +85,8 @@ const cases: [string, Buffer][] = [
         '" lead and trail ","tab\there, ""quoted""",C:\\dir\\file\n' +
         '\\N,"line\rbreak","multi\nline"\n' +
         "=1+1,'single',😀 emoji\n" +
-        'x,  unquoted lead, unquoted trail \n',
+        'x,  unquoted lead, unquoted trail \n' +
+        '  first field lead,y,z\n',
     ),
   ],
   ['wide-late.csv', Buffer.from(`A,B\n${'1,2\n'.repeat(50)}x,y,z,w\n3,4\n`)],

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,7 +13,7 @@ import {
   type Loaded,
 } from './ingest.ts';
 import { countingReadStream } from './parse/counting-stream.ts';
-import { decoder, detectDelimiter, readCsv, sniff } from './parse/csv.ts';
+import { decoder, detectDelimiter, readCsv, sniff, type Encoding } from './parse/csv.ts';
 import { splitCsv } from './parse/csv-split.ts';
 import { InvalidFileError, trimRow, uniqueHeaders, type ReadProgress } from './parse/index.ts';
 
@@ -35,8 +36,9 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
   const sheet = path.parse(ctx.originalName).name || 'Sheet1';
   const { encoding, sample: head } = await sniff(ctx.filePath);
   const delimiter = detectDelimiter(head);
-  // ClickHouse's CSV reader refuses a tab delimiter (it would clash with whitespace trimming).
-  if (delimiter === '\t') return null;
+  // ClickHouse's CSV reader refuses a tab delimiter (it would clash with whitespace trimming), and
+  // drops the whitespace a record starts with.
+  if (delimiter === '\t' || (await recordStartsWithBlank(ctx.filePath, encoding))) return null;
 
   // The header row (the first record with content, and its record number) and a sample of the
   // records after it, which decides the skip index of each new column.
@@ -108,6 +110,42 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * True when a record of the file may start with a space or tab, which the engine's CSV reader skips
+ * even with whitespace trimming off (chDB 26.x: ` lead,x` loads as `lead`), so the file must be
+ * parsed in JavaScript to keep it. Scans the raw bytes, in the file's encoding, for such a first
+ * character or a line break followed by one; a match inside a quoted field only costs speed.
+ * Reads the whole file (~1 GB/s: native `indexOf`).
+ */
+export async function recordStartsWithBlank(filePath: string, encoding: Encoding): Promise<boolean> {
+  const enc = (text: string) =>
+    encoding === 'utf-16be'
+      ? Buffer.from(text, 'utf16le').swap16()
+      : Buffer.from(text, encoding === 'utf-16le' ? 'utf16le' : 'latin1');
+  const patterns = ['\n ', '\n\t', '\r ', '\r\t'].map(enc);
+  const bom =
+    encoding === 'utf-8'
+      ? Buffer.from([0xef, 0xbb, 0xbf])
+      : encoding === 'windows-1252'
+        ? null
+        : enc('\ufeff');
+  const overlap = Math.max(...patterns.map((p) => p.length)) - 1;
+  // As if a line break came before the file: a blank first character then matches too.
+  let tail = enc('\n');
+  let first = true;
+  for await (let chunk of createReadStream(filePath, {
+    highWaterMark: 1024 * 1024,
+  }) as AsyncIterable<Buffer>) {
+    if (first && bom && chunk.subarray(0, bom.length).equals(bom)) chunk = chunk.subarray(bom.length);
+    first = false;
+    // Across the seam between chunks, then within this one (no copy of the chunk).
+    const seam = Buffer.concat([tail, chunk.subarray(0, overlap)]);
+    if (patterns.some((p) => seam.includes(p) || chunk.includes(p))) return true;
+    tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - overlap)));
+  }
+  return false;
 }
 
 /** Engine throughput assumed for progress while one INSERT reads a whole file (bytes/s, measured ~300 MB/s). */

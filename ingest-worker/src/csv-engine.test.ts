@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { recordStartsWithBlank } from './csv-engine.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-blank-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+function file(bytes: Buffer): string {
+  const f = path.join(dir, `${n++}.csv`);
+  writeFileSync(f, bytes);
+  return f;
+}
+const utf16be = (s: string) => Buffer.from(s, 'utf16le').swap16();
+
+describe('recordStartsWithBlank', () => {
+  it('finds a record starting with a space or tab, in every encoding, and nothing else', async () => {
+    const cases: [Buffer, 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252', boolean][] = [
+      [Buffer.from('A,B\n1,2\n'), 'utf-8', false],
+      [Buffer.from('A,B\n1,  2 \n'), 'utf-8', false],
+      [Buffer.from('A,B\n 1,2\n'), 'utf-8', true],
+      [Buffer.from('A,B\r\n\t1,2\r\n'), 'utf-8', true],
+      [Buffer.from(' A,B\n1,2\n'), 'utf-8', true],
+      [Buffer.from('\uFEFF A,B\n'), 'utf-8', true],
+      [Buffer.from('\uFEFFA,B\n'), 'utf-8', false],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('A,B\n 1,2\n', 'utf16le')]), 'utf-16le', true],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('A,B\n1, 2\n', 'utf16le')]), 'utf-16le', false],
+      [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be('A,B\n 1,2\n')]), 'utf-16be', true],
+      [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be('A,B\n1,2\n')]), 'utf-16be', false],
+      [Buffer.from([0x41, 0x0a, 0x20, 0xfc, 0x0a]), 'windows-1252', true],
+    ];
+    for (const [bytes, encoding, expected] of cases) {
+      expect(
+        await recordStartsWithBlank(file(bytes), encoding),
+        JSON.stringify(bytes.toString('latin1')),
+      ).toBe(expected);
+    }
+  });
+
+  it('finds it across the seam between two read chunks', async () => {
+    const head = 'x'.repeat(1024 * 1024 - 1);
+    expect(await recordStartsWithBlank(file(Buffer.from(`${head}\n y\n`)), 'utf-8')).toBe(true);
+    expect(await recordStartsWithBlank(file(Buffer.from(`${head}\ny\n`)), 'utf-8')).toBe(false);
+  });
+});
