@@ -102,6 +102,41 @@ export interface Contact {
   fileIds: string[];
 }
 
+/**
+ * SQL for worksheet rows over export fields: `inner` names each field's text `f0`, `f1`, … and
+ * `row` builds the `<row>` element from them and the row number `r` (a string) — inline strings
+ * with cell references, empty cells left out, text XML-escaped (line breaks as character
+ * references, characters XML cannot hold dropped), `xml:space="preserve"` only where whitespace
+ * starts or ends the text. The JavaScript twin is the API's rowXml.
+ */
+function xlsxRowSql(fields: string[]): { inner: string; row: string } {
+  const text = (f: string) =>
+    `replaceRegexpAll(replaceAll(replaceAll(replaceAll(replaceAll(replaceAll(${f}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '\\n', '&#10;'), '\\r', '&#13;'), '[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]', '')`;
+  const cells = fields.map(
+    (_, i) =>
+      `if(f${i} = '', '', concat('<c r="${columnLetters(i + 1)}', r, '" t="inlineStr"><is><t', if(match(f${i}, '^\\s|\\s$'), ' xml:space="preserve"', ''), '>', ${text(`f${i}`)}, '</t></is></c>'))`,
+  );
+  return {
+    inner: fields.map((f, i) => `toString(${f}) AS f${i}`).join(', '),
+    row: `concat('<row r="', r, '">', ${cells.join(', ')}, '</row>')`,
+  };
+}
+
+/** Spreadsheet column letters of a 1-based column number (1 → A, 28 → AB, 16384 → XFD). */
+export function columnLetters(n: number): string {
+  let letters = '';
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26))
+    letters = String.fromCharCode(65 + ((k - 1) % 26)) + letters;
+  return letters;
+}
+
+/** Line breaks in `text`: the rows of a TabSeparatedRaw piece whose values hold none. */
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /** What to search: the files (their column maps say where each header lives) and the criteria. */
 export interface RowQuery {
   files: FileRow[];
@@ -518,31 +553,148 @@ export class RowsRepository {
   ): AsyncGenerator<string> {
     const select = this.#csvSelect(query);
     if (!select) return;
-    const { where, params, fields } = select;
+    const data = (source: string) =>
+      `SELECT ${select.fields.join(', ')} FROM ${source} ORDER BY file_id, sheet, row_number`;
+    for await (const piece of this.#pieces(select, data, 'CSV', batchRows)) yield piece.text;
+  }
+
+  /**
+   * The same rows as {@link csv}, as the `<row>` elements of xlsx worksheets (SpreadsheetML),
+   * written by the engine: one line per row, each non-empty cell an inline string with its
+   * reference (`<c r="B7" t="inlineStr">`), text XML-escaped (line breaks as character references,
+   * characters XML cannot hold dropped) and neutralised like the CSV. Row numbers restart every
+   * `sheet.rows` rows (the writer starts a new sheet there) after `sheet.headerRows` header rows.
+   * Pieces of `batchRows` rows (the last may be shorter), with their row counts.
+   */
+  async *xlsxRows(
+    query: RowQuery & { columns: string[]; metadata?: boolean },
+    sheet: { rows: number; headerRows: number },
+    batchRows = 100_000,
+  ): AsyncGenerator<{ text: string; rows: number }> {
+    const select = this.#csvSelect(query);
+    if (!select) return;
+    const { inner, row } = xlsxRowSql(select.fields);
+    const params = { ...select.params, perSheet: sheet.rows, headerRows: sheet.headerRows };
+    // Numbered after sorting (a window over the piece's order): the sheet row of each row.
+    const data = (source: string) =>
+      `SELECT ${row} FROM (
+         SELECT toString({headerRows:UInt64} + (({first:UInt64} + row_number() OVER (ORDER BY file_id, sheet, row_number) - 1) % {perSheet:UInt64}) + 1) AS r,
+                file_id, sheet, row_number, ${inner}
+         FROM ${source}) ORDER BY file_id, sheet, row_number`;
+    yield* this.#pieces({ where: select.where, params }, data, 'TabSeparatedRaw', batchRows, (index) => ({
+      first: index * batchRows,
+    }));
+  }
+
+  /**
+   * The same worksheet rows as {@link xlsxRows}, each sheet's written by the embedded engine itself
+   * into the file `path(index)` (0-based sheet index): at most `sheet.rows` rows a sheet, numbered
+   * after `sheet.headerRows` header rows. Yields each sheet's file and row count once written (the
+   * caller owns the file). Embedded chDB only.
+   */
+  async *xlsxSheetFiles(
+    query: RowQuery & { columns: string[]; metadata?: boolean },
+    sheet: { rows: number; headerRows: number },
+    path: (index: number) => string,
+  ): AsyncGenerator<{ path: string; rows: number }> {
+    const select = this.#csvSelect(query);
+    if (!select) return;
+    const { inner, row } = xlsxRowSql(select.fields);
+    const { where, params } = select;
     let previous: RowKey | null = null;
-    for (;;) {
-      const after = keyBound('>', previous, 'after');
-      // The last key of this piece (none: the rest is smaller than a piece).
-      const edge = await this.#client.query({
-        query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${after.sql}
-                ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
-        query_params: { ...params, ...after.params, offset: batchRows - 1 },
-        format: 'JSONCompactEachRow',
+    for (let index = 0; ; index++) {
+      const { source, params: bounds, last } = await this.#span(where, params, previous, sheet.rows);
+      let rows = sheet.rows;
+      if (!last) {
+        const rs = await this.#client.query({
+          query: `SELECT count() AS n FROM ${source}`,
+          query_params: bounds,
+          format: 'JSONEachRow',
+        });
+        rows = Number((await rs.json<{ n: number }>())[0]?.n ?? 0);
+        if (!rows) return;
+      }
+      const out = path(index);
+      // One reading thread: rowNumberInAllBlocks() then counts rows in their sorted order.
+      await this.#client.command({
+        query: `INSERT INTO FUNCTION file({out:String}, 'TabSeparatedRaw')
+                SELECT ${row} FROM (
+                  SELECT toString({headerRows:UInt64} + rowNumberInAllBlocks() + 1) AS r, * FROM (
+                    SELECT ${inner} FROM ${source} ORDER BY file_id, sheet, row_number))`,
+        query_params: { ...bounds, out, headerRows: sheet.headerRows },
+        clickhouse_settings: {
+          ...BOUNDED_EXPORT_SETTINGS,
+          max_threads: 1,
+          engine_file_truncate_on_insert: 1,
+        },
       });
-      const [edgeRow] = await edge.json<[string, string, number]>();
-      const last: RowKey | null = edgeRow ? [edgeRow[0], edgeRow[1], Number(edgeRow[2])] : null;
-      const upTo = keyBound('<=', last, 'to');
-      const rs = await this.#client.query({
-        query: `SELECT ${fields.join(', ')} FROM ${this.#table} WHERE ${where} ${after.sql} ${upTo.sql}
-                ORDER BY file_id, sheet, row_number`,
-        query_params: { ...params, ...after.params, ...upTo.params },
-        format: 'CSV',
-      });
-      const text = await rs.text();
-      if (text) yield text;
+      yield { path: out, rows };
       if (!last) return;
       previous = last;
     }
+  }
+
+  /**
+   * Every row of an export in pieces of `batchRows` rows, as `format` text of the `fields`
+   * expression list, read with keyset bounds on the sort key (the last key of each piece is found
+   * first), so each query reads one piece and memory stays bounded. `rows` is exact for full
+   * pieces; for the last one it counts lines (right for TabSeparatedRaw rows without line breaks).
+   */
+  async *#pieces(
+    select: { where: string; params: Record<string, unknown> },
+    /** The piece's query, given its source (`rows WHERE …` with the piece's bounds). */
+    dataQuery: (source: string) => string,
+    format: 'CSV' | 'TabSeparatedRaw',
+    batchRows: number,
+    /** Parameters of piece `index`'s query (0-based). */
+    pieceParams: (index: number) => Record<string, unknown> = () => ({}),
+  ): AsyncGenerator<{ text: string; rows: number }> {
+    const { where, params } = select;
+    const fetch = async (previous: RowKey | null, index: number) => {
+      const span = await this.#span(where, params, previous, batchRows);
+      const rs = await this.#client.query({
+        query: dataQuery(span.source),
+        query_params: { ...span.params, ...pieceParams(index) },
+        format,
+      });
+      const text = await rs.text();
+      return { text, rows: span.last ? batchRows : countLines(text), last: span.last };
+    };
+    let previous: RowKey | null = null;
+    for (let index = 0; ; index++) {
+      const piece = await fetch(previous, index);
+      if (piece.text) yield { text: piece.text, rows: piece.rows };
+      if (!piece.last) return;
+      previous = piece.last;
+    }
+  }
+
+  /**
+   * The next `count` rows matching `where` after key `previous` (in sort-key order): the key of the
+   * last of them (null when fewer remain), and the source (`rows WHERE …`) and parameters that
+   * select exactly them.
+   */
+  async #span(
+    where: string,
+    params: Record<string, unknown>,
+    previous: RowKey | null,
+    count: number,
+  ): Promise<{ source: string; params: Record<string, unknown>; last: RowKey | null }> {
+    const after = keyBound('>', previous, 'after');
+    const edge = await this.#client.query({
+      query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${after.sql}
+              ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
+      query_params: { ...params, ...after.params, offset: count - 1 },
+      format: 'JSONCompactEachRow',
+    });
+    const [edgeRow] = await edge.json<[string, string, number]>();
+    const last: RowKey | null = edgeRow ? [edgeRow[0], edgeRow[1], Number(edgeRow[2])] : null;
+    const upTo = keyBound('<=', last, 'to');
+    return {
+      source: `${this.#table} WHERE ${where} ${after.sql} ${upTo.sql}`,
+      params: { ...params, ...after.params, ...upTo.params },
+      last,
+    };
   }
 
   /** The WHERE clause, parameters and CSV field expressions of an export (see csv). */

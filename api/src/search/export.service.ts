@@ -1,7 +1,7 @@
 import { Readable, type Writable } from 'node:stream';
-import { writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import { format as csvFormat } from 'fast-csv';
 import type { FileRow, RowQuery, Storage, StoredFileType } from '@sift/clickhouse';
 import type { z } from 'zod';
@@ -9,11 +9,10 @@ import type { exportRequestSchema, PreprocessingPreview } from '../contracts.ts'
 import { BadRequestError } from '../errors.ts';
 import { applyRules, splitPairs, type SplitRule } from './preprocessing.ts';
 import { unionColumns, type SearchService } from './search.service.ts';
+import { rowXml, XLSX_ROWS_PER_SHEET, XlsxStreamWriter } from './xlsx-writer.ts';
 
 export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
 
-/** Rows per sheet of an xlsx export (Excel's limit is 1,048,576 including the header row). */
-const XLSX_ROWS_PER_SHEET = 1_000_000;
 const META_COLUMNS = ['File', 'Sheet', 'Row'];
 
 /** A plain number (`-2`, `+1.5`, `3e-7`): safe to export as it is. */
@@ -159,12 +158,52 @@ export class ExportService {
             }),
       };
     }
+    const headerXml = request.includeHeaders ? rowXml(header.map(neutralise), 1) : null;
+    const query = { ...matching(files, request), columns, metadata: request.includeMetadata };
+    const storage = this.storage;
     return {
       filename,
       format: 'XLSX',
       columnCount: header.length,
       contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      write: (out) => writeXlsx(out, request.includeHeaders ? header.map(neutralise) : null, records()),
+      // Without row expansion the engine writes the worksheet rows' XML itself.
+      write: rules.length
+        ? (out) => writeXlsx(out, headerXml, records())
+        : (out) =>
+            writeEngineXlsx(
+              out,
+              headerXml,
+              storage.rows.xlsxRows(query, { rows: XLSX_ROWS_PER_SHEET, headerRows: headerXml ? 1 : 0 }),
+            ),
+      // Embedded, the engine writes each sheet's rows into a file, which goes into the zip as it is
+      // (no rows through JavaScript strings: measured ~4× faster).
+      ...(rules.length || !storage.embedded
+        ? {}
+        : {
+            writeFile: async (file: string) => {
+              const workbook = new XlsxStreamWriter(createWriteStream(file), headerXml);
+              const sheets = storage.rows.xlsxSheetFiles(
+                query,
+                { rows: XLSX_ROWS_PER_SHEET, headerRows: headerXml ? 1 : 0 },
+                (index) => `${file}.sheet${index + 1}`,
+              );
+              let n = 0;
+              try {
+                for await (const sheet of sheets) {
+                  try {
+                    await workbook.addSheet(createReadStream(sheet.path), sheet.rows);
+                  } finally {
+                    await rm(sheet.path, { force: true });
+                  }
+                  n += sheet.rows;
+                }
+                await workbook.finish();
+              } finally {
+                await workbook.abandon();
+              }
+              return n;
+            },
+          }),
     };
   }
 }
@@ -228,41 +267,34 @@ async function writeEngineCsv(
   await pipeline(Readable.from(text()), out);
 }
 
+/** Rows written in JavaScript (pre-processing rules), one `<row>` line each. */
 async function writeXlsx(
   out: Writable,
-  header: string[] | null,
+  header: string | null,
   records: AsyncIterable<string[]>,
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useSharedStrings: false,
-    useStyles: false,
-  });
-  let sheet: ExcelJS.Worksheet | null = null;
-  let inSheet = 0;
-  let sheets = 0;
+  const workbook = new XlsxStreamWriter(out, header);
   let n = 0;
-  const newSheet = () => {
-    sheet?.commit();
-    sheets++;
-    sheet = workbook.addWorksheet(sheets === 1 ? 'Results' : `Results ${sheets}`);
-    inSheet = 0;
-    if (header) sheet.addRow(header).commit();
-  };
-  let failed: Error | null = null;
-  out.once('error', (e) => (failed = e));
-  out.once('close', () => {
-    if (!out.writableFinished) failed ??= new Error('The export was closed before it ended');
-  });
-  newSheet();
   for await (const r of records) {
-    if (failed) throw failed;
-    if (inSheet >= XLSX_ROWS_PER_SHEET) newSheet();
-    sheet!.addRow(r).commit();
-    inSheet++;
+    await workbook.addRow(r);
     n++;
   }
-  (sheet as ExcelJS.Worksheet | null)?.commit();
-  await workbook.commit();
+  await workbook.finish();
+  return n;
+}
+
+/** Rows whose XML the engine wrote (RowsRepository.xlsxRows), in pieces. */
+async function writeEngineXlsx(
+  out: Writable,
+  header: string | null,
+  pieces: AsyncIterable<{ text: string; rows: number }>,
+): Promise<number> {
+  const workbook = new XlsxStreamWriter(out, header);
+  let n = 0;
+  for await (const piece of pieces) {
+    await workbook.addRows(piece.text, piece.rows);
+    n += piece.rows;
+  }
+  await workbook.finish();
   return n;
 }
