@@ -705,7 +705,7 @@ export class RowsRepository {
     if (!c) return null;
     const params: Record<string, unknown> = { ...c.params };
     const safe = (expr: string) =>
-      `if(match(${expr}, '^[=+\\-@\\t\\r\\n]') AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
+      `if(substring(${expr}, 1, 1) IN ('=', '+', '-', '@', '\\t', '\\r', '\\n') AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
     const fields = query.columns.map((header, i) => {
       const homes = this.#homes(query.files, header);
       params[`ch${i}`] = header;
