@@ -98,7 +98,21 @@ it('writes every row once, in order, in pieces, with metadata and neutralised ce
     pieces += piece;
   const out = path.join(dir, 'export.csv');
   writeFileSync(out, 'HEAD\n');
-  await storage.rows.appendCsvFile({ files, criteria: {}, columns, metadata: true }, out);
+  // In pieces of 3 rows: after each, the file is a growing, final beginning of the whole.
+  const whole = `HEAD\n${pieces}`;
+  const seen: number[] = [];
+  for await (const rows of storage.rows.appendCsvFile(
+    { files, criteria: {}, columns, metadata: true },
+    out,
+    3,
+  )) {
+    const sofar = readFileSync(out, 'utf8');
+    expect(whole.startsWith(sofar)).toBe(true);
+    expect(sofar.length).toBeGreaterThan(seen.at(-1) ?? 5);
+    seen.push(sofar.length);
+    expect(rows).toBe(seen.length * 3);
+  }
+  expect(seen.length).toBeGreaterThan(0);
   expect(readFileSync(out, 'utf8')).toBe(`HEAD\n${pieces}`);
 
   let filtered = '';

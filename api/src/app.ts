@@ -57,7 +57,11 @@ export function createApp(deps: AppDeps): Express {
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
   const files = new FilesService(storage, blobDir, deps.enqueue, deps.tracker);
   const search = new SearchService(storage, deps.log);
-  const exports = new ExportHistory(storage, new ExportService(storage, search), exportDir);
+  const exports = new ExportHistory(
+    storage,
+    new ExportService(storage, search, path.join(config.dataDir, 'tmp')),
+    exportDir,
+  );
   const queries = new SavedQueries(storage);
 
   const app = express();

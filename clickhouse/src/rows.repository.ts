@@ -733,23 +733,34 @@ export class RowsRepository {
 
   /**
    * The same CSV as {@link csv}, written by the embedded engine itself and appended to the file at
-   * `path` (which the caller may have started with a BOM and a header row): one query, streamed to
-   * disk by the engine (measured ~1M rows/s, against ~0.2M rows/s passing the text through
-   * JavaScript). Embedded chDB only. Resolves when the file is complete.
+   * `path` (which the caller may have started with a BOM and a header row), streamed to disk by the
+   * engine (~1.2M rows/s here, against ~0.2M rows/s passing the text through JavaScript), in
+   * keyset-bounded pieces of `pieceRows` rows: after each piece it yields the rows written so far,
+   * and everything in the file up to its current size is final, so a caller can send it while the
+   * engine writes the next piece. Embedded chDB only.
    */
-  async appendCsvFile(
+  async *appendCsvFile(
     query: RowQuery & { columns: string[]; metadata?: boolean },
     path: string,
-  ): Promise<void> {
+    pieceRows = 250_000,
+  ): AsyncGenerator<number> {
     const select = this.#csvSelect(query);
     if (!select) return;
-    await this.#client.command({
-      query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
-              SELECT ${select.fields.join(', ')} FROM ${this.#table} WHERE ${select.where}
-              ORDER BY file_id, sheet, row_number`,
-      query_params: { ...select.params, out: path },
-      clickhouse_settings: { engine_file_truncate_on_insert: 0, ...BOUNDED_EXPORT_SETTINGS },
-    });
+    let previous: RowKey | null = null;
+    let written = 0;
+    for (;;) {
+      const span = await this.#span(select.where, select.params, previous, pieceRows);
+      await this.#client.command({
+        query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
+                SELECT ${select.fields.join(', ')} FROM ${span.source} ORDER BY file_id, sheet, row_number`,
+        query_params: { ...span.params, out: path },
+        clickhouse_settings: { engine_file_truncate_on_insert: 0, ...BOUNDED_EXPORT_SETTINGS },
+      });
+      if (!span.last) return;
+      written += pieceRows;
+      yield written;
+      previous = span.last;
+    }
   }
 
   #compile(query: RowQuery): Compiled | null {

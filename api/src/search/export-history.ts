@@ -10,6 +10,9 @@ import { NotFoundError } from '../errors.ts';
 import type { ExportService, ParsedExportRequest } from './export.service.ts';
 import { tee } from './tee.ts';
 
+/** Kept export files are sent in 1 MB reads (the 64 KB default costs ~16× the writes to the socket). */
+const READ_CHUNK = { highWaterMark: 1024 * 1024 };
+
 /**
  * Exports with a history: each export is streamed to the client and, at the same time, written to
  * `exportDir` (one file per export, a generated name); when it has ended, it is recorded with its
@@ -37,9 +40,26 @@ export class ExportHistory {
     // exports right after its download has ended finds this one.
     if (prepared.writeFile) {
       try {
-        rowCount = await prepared.writeFile(file);
-        res.setHeader('content-length', String((await stat(file)).size));
-        await pipeline(createReadStream(file), res, { end: false });
+        // Each piece the engine has finished is sent while it writes the next one.
+        const pieces = prepared.writeFile(file);
+        let sent = 0;
+        let step = await pieces.next();
+        for (;;) {
+          const size = (await stat(file)).size;
+          const next = step.done ? null : pieces.next();
+          next?.catch(() => undefined); // surfaces at the await below
+          if (size > sent) {
+            await pipeline(createReadStream(file, { ...READ_CHUNK, start: sent, end: size - 1 }), res, {
+              end: false,
+            });
+            sent = size;
+          }
+          if (step.done) {
+            rowCount = step.value;
+            break;
+          }
+          step = await next!;
+        }
       } catch (e) {
         await rm(file, { force: true });
         throw e;
@@ -101,7 +121,7 @@ export class ExportHistory {
     if (size === null) throw new NotFoundError('The export file is no longer available', 'EXPORT_NOT_FOUND');
     res.attachment(doc.body.exportFilename);
     res.setHeader('content-length', String(size));
-    await pipeline(createReadStream(file), res);
+    await pipeline(createReadStream(file, READ_CHUNK), res);
   }
 
   /** Removes an export's record and its file; 404 for an unknown id or another account's export. */
