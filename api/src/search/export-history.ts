@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +13,29 @@ import { tee } from './tee.ts';
 
 /** Kept export files are sent in 1 MB reads (the 64 KB default costs ~16× the writes to the socket). */
 const READ_CHUNK = { highWaterMark: 1024 * 1024 };
+
+/**
+ * Writes bytes `start`–`end` (inclusive) of `file` to `res`, waiting while it is full; rejects if
+ * the client goes away. Leaves `res` open and adds no lasting listeners (an export sends many).
+ */
+async function sendRange(res: Response, file: string, start: number, end: number): Promise<void> {
+  const gone = () => new Error('The client closed the download');
+  for await (const chunk of createReadStream(file, { ...READ_CHUNK, start, end })) {
+    if (res.destroyed) throw gone();
+    if (res.write(chunk)) continue;
+    const stop = new AbortController();
+    try {
+      await Promise.race([
+        once(res, 'drain', { signal: stop.signal }),
+        once(res, 'close', { signal: stop.signal }).then(() => {
+          throw gone();
+        }),
+      ]);
+    } finally {
+      stop.abort();
+    }
+  }
+}
 
 /**
  * Exports with a history: each export is streamed to the client and, at the same time, written to
@@ -49,9 +73,7 @@ export class ExportHistory {
           const next = step.done ? null : pieces.next();
           next?.catch(() => undefined); // surfaces at the await below
           if (size > sent) {
-            await pipeline(createReadStream(file, { ...READ_CHUNK, start: sent, end: size - 1 }), res, {
-              end: false,
-            });
+            await sendRange(res, file, sent, size - 1);
             sent = size;
           }
           if (step.done) {
