@@ -600,28 +600,26 @@ export class RowsRepository {
     const select = this.#csvSelect(query);
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
-    const { where, params } = select;
-    let previous: RowKey | null = null;
-    for (let index = 0; ; index++) {
-      const { source, params: bounds, last } = await this.#span(where, params, previous, sheet.rows);
+    let index = 0;
+    for await (const span of this.#spans(select.where, select.params, sheet.rows)) {
       let rows = sheet.rows;
-      if (!last) {
+      if (span.last) {
         const rs = await this.#client.query({
-          query: `SELECT count() AS n FROM ${source}`,
-          query_params: bounds,
+          query: `SELECT count() AS n FROM ${span.source}`,
+          query_params: span.params,
           format: 'JSONEachRow',
         });
         rows = Number((await rs.json<{ n: number }>())[0]?.n ?? 0);
         if (!rows) return;
       }
-      const out = path(index);
+      const out = path(index++);
       // One reading thread: rowNumberInAllBlocks() then counts rows in their sorted order.
       await this.#client.command({
         query: `INSERT INTO FUNCTION file({out:String}, 'TabSeparatedRaw')
                 SELECT ${row} FROM (
                   SELECT toString({headerRows:UInt64} + rowNumberInAllBlocks() + 1) AS r, * FROM (
-                    SELECT ${inner} FROM ${source} ORDER BY file_id, sheet, row_number))`,
-        query_params: { ...bounds, out, headerRows: sheet.headerRows },
+                    SELECT ${inner} FROM ${span.source} ORDER BY file_id, sheet, row_number))`,
+        query_params: { ...span.params, out, headerRows: sheet.headerRows },
         clickhouse_settings: {
           ...BOUNDED_EXPORT_SETTINGS,
           max_threads: 1,
@@ -629,8 +627,6 @@ export class RowsRepository {
         },
       });
       yield { path: out, rows };
-      if (!last) return;
-      previous = last;
     }
   }
 
@@ -649,52 +645,49 @@ export class RowsRepository {
     /** Parameters of piece `index`'s query (0-based). */
     pieceParams: (index: number) => Record<string, unknown> = () => ({}),
   ): AsyncGenerator<{ text: string; rows: number }> {
-    const { where, params } = select;
-    const fetch = async (previous: RowKey | null, index: number) => {
-      const span = await this.#span(where, params, previous, batchRows);
+    let index = 0;
+    for await (const span of this.#spans(select.where, select.params, batchRows)) {
       const rs = await this.#client.query({
         query: dataQuery(span.source),
-        query_params: { ...span.params, ...pieceParams(index) },
+        query_params: { ...span.params, ...pieceParams(index++) },
         format,
       });
       const text = await rs.text();
-      return { text, rows: span.last ? batchRows : countLines(text), last: span.last };
-    };
-    let previous: RowKey | null = null;
-    for (let index = 0; ; index++) {
-      const piece = await fetch(previous, index);
-      if (piece.text) yield { text: piece.text, rows: piece.rows };
-      if (!piece.last) return;
-      previous = piece.last;
+      if (text) yield { text, rows: span.last ? countLines(text) : batchRows };
     }
   }
 
   /**
-   * The next `count` rows matching `where` after key `previous` (in sort-key order): the key of the
-   * last of them (null when fewer remain), and the source (`rows WHERE …`) and parameters that
-   * select exactly them.
+   * Every row matching `where`, as consecutive spans of `count` rows in sort-key order (the last
+   * may be shorter): the source (`rows WHERE …`) and parameters that select exactly one span, and
+   * whether more follow. The key ending each span is found first (one small query), so a query over
+   * a span reads only that span.
    */
-  async #span(
+  async *#spans(
     where: string,
     params: Record<string, unknown>,
-    previous: RowKey | null,
     count: number,
-  ): Promise<{ source: string; params: Record<string, unknown>; last: RowKey | null }> {
-    const after = keyBound('>', previous, 'after');
-    const edge = await this.#client.query({
-      query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${after.sql}
-              ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
-      query_params: { ...params, ...after.params, offset: count - 1 },
-      format: 'JSONCompactEachRow',
-    });
-    const [edgeRow] = await edge.json<[string, string, number]>();
-    const last: RowKey | null = edgeRow ? [edgeRow[0], edgeRow[1], Number(edgeRow[2])] : null;
-    const upTo = keyBound('<=', last, 'to');
-    return {
-      source: `${this.#table} WHERE ${where} ${after.sql} ${upTo.sql}`,
-      params: { ...params, ...after.params, ...upTo.params },
-      last,
-    };
+  ): AsyncGenerator<{ source: string; params: Record<string, unknown>; last: boolean }> {
+    let previous: RowKey | null = null;
+    for (;;) {
+      const after = keyBound('>', previous, 'after');
+      const edge = await this.#client.query({
+        query: `SELECT file_id, sheet, row_number FROM ${this.#table} WHERE ${where} ${after.sql}
+                ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
+        query_params: { ...params, ...after.params, offset: count - 1 },
+        format: 'JSONCompactEachRow',
+      });
+      const [edgeRow] = await edge.json<[string, string, number]>();
+      const end: RowKey | null = edgeRow ? [edgeRow[0], edgeRow[1], Number(edgeRow[2])] : null;
+      const upTo = keyBound('<=', end, 'to');
+      yield {
+        source: `${this.#table} WHERE ${where} ${after.sql} ${upTo.sql}`,
+        params: { ...params, ...after.params, ...upTo.params },
+        last: !end,
+      };
+      if (!end) return;
+      previous = end;
+    }
   }
 
   /** The WHERE clause, parameters and CSV field expressions of an export (see csv). */
@@ -707,17 +700,8 @@ export class RowsRepository {
     const safe = (expr: string) =>
       `if(substring(${expr}, 1, 1) IN ('=', '+', '-', '@', '\\t', '\\r', '\\n') AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
     const fields = query.columns.map((header, i) => {
-      const homes = this.#homes(query.files, header);
       params[`ch${i}`] = header;
-      const physical = [...homes.physical].map(ident);
-      const inExtra = `extra[{ch${i}:String}]`;
-      const parts = [...physical, ...(homes.extra ? [inExtra] : [])];
-      const expr = !parts.length
-        ? "''"
-        : parts.length === 1
-          ? parts[0]!
-          : `coalesce(${parts.map((p) => `nullIf(${p}, '')`).join(', ')}, '')`;
-      return safe(expr);
+      return safe(this.#valueOf(query.files, header, `ch${i}`) ?? "''");
     });
     if (query.metadata) {
       params.metaIds = query.files.map((f) => f.id);
@@ -746,20 +730,17 @@ export class RowsRepository {
   ): AsyncGenerator<number> {
     const select = this.#csvSelect(query);
     if (!select) return;
-    let previous: RowKey | null = null;
     let written = 0;
-    for (;;) {
-      const span = await this.#span(select.where, select.params, previous, pieceRows);
+    for await (const span of this.#spans(select.where, select.params, pieceRows)) {
       await this.#client.command({
         query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
                 SELECT ${select.fields.join(', ')} FROM ${span.source} ORDER BY file_id, sheet, row_number`,
         query_params: { ...span.params, out: path },
         clickhouse_settings: { engine_file_truncate_on_insert: 0, ...BOUNDED_EXPORT_SETTINGS },
       });
-      if (!span.last) return;
+      if (span.last) return;
       written += pieceRows;
       yield written;
-      previous = span.last;
     }
   }
 
