@@ -135,10 +135,10 @@ export class ExportService {
       }
     }
     const filename = exportFilename(request.format, request.customFilename, fileType);
+    const query = { ...matching(files, request), columns, metadata: request.includeMetadata };
+    const storage = this.storage;
     if (request.format === 'CSV') {
       const headerRow = request.includeHeaders ? header.map(neutralise) : null;
-      const query = { ...matching(files, request), columns, metadata: request.includeMetadata };
-      const storage = this.storage;
       return {
         filename,
         format: 'CSV',
@@ -168,8 +168,7 @@ export class ExportService {
       };
     }
     const headerXml = request.includeHeaders ? rowXml(header.map(neutralise), 1) : null;
-    const query = { ...matching(files, request), columns, metadata: request.includeMetadata };
-    const storage = this.storage;
+    const sheet = { rows: XLSX_ROWS_PER_SHEET, headerRows: headerXml ? 1 : 0 };
     return {
       filename,
       format: 'XLSX',
@@ -178,16 +177,16 @@ export class ExportService {
       // Without row expansion the engine writes the worksheet rows' XML itself.
       // Embedded, each sheet's rows go into a file the engine writes, then into the zip as they are
       // (no rows through JavaScript strings: measured ~1.6× faster than the pieces).
-      write: rules.length
-        ? (out) => writeXlsx(out, headerXml, records())
-        : storage.embedded
-          ? (out) => writeXlsxFromSheetFiles(storage, out, headerXml, query, this.scratchDir)
-          : (out) =>
-              writeEngineXlsx(
-                out,
-                headerXml,
-                storage.rows.xlsxRows(query, { rows: XLSX_ROWS_PER_SHEET, headerRows: headerXml ? 1 : 0 }),
-              ),
+      write: (out) =>
+        writeWorkbook(
+          out,
+          headerXml,
+          rules.length
+            ? (workbook) => fillFromRecords(workbook, records())
+            : storage.embedded
+              ? (workbook) => fillFromSheetFiles(workbook, storage, query, sheet, this.scratchDir)
+              : (workbook) => fillFromPieces(workbook, storage.rows.xlsxRows(query, sheet)),
+        ),
     };
   }
 }
@@ -251,67 +250,79 @@ async function writeEngineCsv(
   await pipeline(Readable.from(text()), out);
 }
 
-/** Rows written in JavaScript (pre-processing rules), one `<row>` line each. */
-async function writeXlsx(
+/**
+ * An xlsx workbook streamed into `out`: `fill` adds the rows and says how many; then the workbook
+ * is finished, or, if anything failed, abandoned (`out` destroyed, nothing passes for complete).
+ */
+async function writeWorkbook(
   out: Writable,
   header: string | null,
-  records: AsyncIterable<string[]>,
+  fill: (workbook: XlsxStreamWriter) => Promise<number>,
 ): Promise<number> {
   const workbook = new XlsxStreamWriter(out, header);
+  try {
+    const n = await fill(workbook);
+    await workbook.finish();
+    return n;
+  } finally {
+    await workbook.abandon();
+  }
+}
+
+/** Rows from JavaScript (pre-processing rules). */
+async function fillFromRecords(
+  workbook: XlsxStreamWriter,
+  records: AsyncIterable<string[]>,
+): Promise<number> {
   let n = 0;
   for await (const r of records) {
     await workbook.addRow(r);
     n++;
   }
-  await workbook.finish();
   return n;
 }
 
-/** Sheets the engine wrote into files under `scratchDir` (RowsRepository.xlsxSheetFiles). */
-async function writeXlsxFromSheetFiles(
+/**
+ * Rows whose XML the engine wrote into a file per sheet under `scratchDir`
+ * (RowsRepository.xlsxSheetFiles); each file is removed once it is in the workbook, and whatever is
+ * left after a failure is removed too.
+ */
+async function fillFromSheetFiles(
+  workbook: XlsxStreamWriter,
   storage: Storage,
-  out: Writable,
-  header: string | null,
   query: Parameters<Storage['rows']['xlsxSheetFiles']>[0],
+  sheet: Parameters<Storage['rows']['xlsxSheetFiles']>[1],
   scratchDir: string,
 ): Promise<number> {
   await mkdir(scratchDir, { recursive: true });
   const base = path.join(scratchDir, `xlsx-${randomUUID()}`);
-  const workbook = new XlsxStreamWriter(out, header);
-  const sheets = storage.rows.xlsxSheetFiles(
-    query,
-    { rows: XLSX_ROWS_PER_SHEET, headerRows: header ? 1 : 0 },
-    (index) => `${base}.sheet${index + 1}`,
-  );
+  const written: string[] = [];
+  const fileOf = (index: number) => {
+    written.push(`${base}.sheet${index + 1}`);
+    return written[written.length - 1]!;
+  };
   let n = 0;
   try {
-    for await (const sheet of sheets) {
-      try {
-        await workbook.addSheet(createReadStream(sheet.path, { highWaterMark: 1024 * 1024 }), sheet.rows);
-      } finally {
-        await rm(sheet.path, { force: true });
-      }
-      n += sheet.rows;
+    for await (const part of storage.rows.xlsxSheetFiles(query, sheet, fileOf)) {
+      await workbook.addSheet(createReadStream(part.path, { highWaterMark: 1024 * 1024 }), part.rows);
+      await rm(part.path, { force: true });
+      n += part.rows;
     }
-    await workbook.finish();
   } finally {
-    await workbook.abandon();
+    await Promise.all(written.map((f) => rm(f, { force: true })));
   }
   return n;
 }
 
-/** Rows whose XML the engine wrote (RowsRepository.xlsxRows), in pieces. */
-async function writeEngineXlsx(
-  out: Writable,
-  header: string | null,
+/** Rows whose XML the engine wrote, in pieces through the client (RowsRepository.xlsxRows). */
+async function fillFromPieces(
+  workbook: XlsxStreamWriter,
   pieces: AsyncIterable<{ text: string; rows: number }>,
 ): Promise<number> {
-  const workbook = new XlsxStreamWriter(out, header);
   let n = 0;
   for await (const piece of pieces) {
     await workbook.addRows(piece.text, piece.rows);
     n += piece.rows;
   }
-  await workbook.finish();
   return n;
 }

@@ -58,6 +58,8 @@ export class XlsxStreamWriter {
   readonly #zip = new yazl.ZipFile();
   readonly #done: Promise<void>;
   #failure: Error | null = null;
+  /** Aborted when `out` fails, ending a wait for the current sheet to drain. */
+  readonly #stop = new AbortController();
   #sheet: PassThrough | null = null;
   #finished = false;
   #sheets = 0;
@@ -73,6 +75,7 @@ export class XlsxStreamWriter {
     this.#done = pipeline(this.#zip.outputStream, out);
     this.#done.catch((e: unknown) => {
       this.#failure ??= e instanceof Error ? e : new Error(String(e));
+      this.#stop.abort(); // ends any wait for 'drain'
       this.#sheet?.destroy();
     });
   }
@@ -197,8 +200,11 @@ export class XlsxStreamWriter {
     if (this.#failure) throw this.#failure;
     const sheet = this.#sheet!;
     if (sheet.write(text)) return;
-    await Promise.race([once(sheet, 'drain'), this.#done.then(() => undefined)]);
-    if (this.#failure) throw this.#failure;
+    try {
+      await once(sheet, 'drain', { signal: this.#stop.signal });
+    } catch (e) {
+      throw this.#failure ?? e;
+    }
   }
 }
 
