@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileRow } from '@sift/clickhouse';
@@ -9,6 +9,7 @@ import {
   PROGRESS_INTERVAL_MS,
   widenHeaders,
   withBatchDir,
+  withScratchDir,
   type LoadContext,
   type Loaded,
 } from './ingest.ts';
@@ -61,10 +62,7 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
     await ctx.storage.rows.deleteFiles([ctx.fileId]); // ragged: load again, wider
   }
 
-  const dir = path.join(ctx.tmpDir, `csv-${ctx.fileId}`);
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  try {
+  return withScratchDir(ctx, `csv-${ctx.fileId}`, async (dir) => {
     const read: ReadProgress = { bytesRead: 0 };
     const size = Math.max(1, (await stat(ctx.filePath)).size);
     const raw = countingReadStream(ctx.filePath, read);
@@ -107,9 +105,7 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
       await ctx.progress(SCAN_SHARE + Math.floor((done / total) * (100 - SCAN_SHARE - 5)));
     }
     return await finishLoad(ctx, general, sheet);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**

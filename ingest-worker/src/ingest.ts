@@ -335,21 +335,30 @@ async function loadWithParsers(ctx: LoadContext, format: SpreadsheetFormat): Pro
 }
 
 /**
- * Runs `fn` with a fresh directory for FileLoader batch files under the scratch directory (embedded
- * engine; undefined against a server), removed afterwards whatever happens.
+ * Runs `fn` with an empty directory `name` under the scratch directory (what an earlier attempt
+ * left there is removed first), removed afterwards whatever happens.
  */
-export async function withBatchDir<T>(
+export async function withScratchDir<T>(
   ctx: LoadContext,
-  fn: (dir: string | undefined) => Promise<T>,
+  name: string,
+  fn: (dir: string) => Promise<T>,
 ): Promise<T> {
-  if (!ctx.storage.embedded) return fn(undefined);
-  const dir = path.join(ctx.tmpDir, `batches-${ctx.fileId}`);
+  const dir = path.join(ctx.tmpDir, name);
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   try {
     return await fn(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs `fn` with a scratch directory for FileLoader batch files (embedded engine), or with none
+ * against a server (batches then go through the client).
+ */
+export function withBatchDir<T>(ctx: LoadContext, fn: (dir: string | undefined) => Promise<T>): Promise<T> {
+  return ctx.storage.embedded ? withScratchDir(ctx, `batches-${ctx.fileId}`, fn) : fn(undefined);
 }
 
 async function loadRows(ctx: LoadContext, format: SpreadsheetFormat, batchDir?: string): Promise<Loaded> {
