@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,6 +17,7 @@ import { toAccount } from '../accounts/accounts.service.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { FilesService } from '../files/files.service.ts';
 import type { ExportHistory } from '../search/export-history.ts';
+import { directoryBytes } from './disk.ts';
 import { neutralise } from '../search/export.service.ts';
 import type { SavedQueries } from '../search/saved-queries.ts';
 
@@ -251,16 +251,4 @@ function page<T>(all: T[], pageNo: number, size: number): Page<T> {
     page: pageNo,
     size,
   };
-}
-
-/** Bytes of the files directly in `dir` (0 when it does not exist). */
-async function directoryBytes(dir: string): Promise<number> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  let total = 0;
-  for (const n of names)
-    total += await stat(path.join(dir, n)).then(
-      (s) => (s.isFile() ? s.size : 0),
-      () => 0,
-    );
-  return total;
 }

@@ -12,6 +12,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import path from 'node:path';
+import { directoryBytes } from './disk.ts';
 import { dumpDatabase, loadDatabase, type Storage, type TableDump } from '@sift/clickhouse';
 import type { RestoreResult, Snapshot } from '../contracts.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
@@ -68,12 +69,7 @@ export class Snapshots {
       for (const sub of ['tables', 'blobs', 'exports'])
         await mkdir(path.join(partial, sub), { recursive: true });
       try {
-        const [accounts, files, totals, exports] = await Promise.all([
-          storage.accounts.list(),
-          storage.files.countAll(),
-          storage.rows.totals(),
-          storage.exports.listAll(),
-        ]);
+        const counts = await this.#counts();
         const tables = await dumpDatabase(storage.client, storage.database, path.join(partial, 'tables'));
         const originals = await linkAll(this.deps.blobDir, path.join(partial, 'blobs'));
         await linkAll(this.deps.exportDir, path.join(partial, 'exports'));
@@ -81,12 +77,9 @@ export class Snapshots {
           id,
           createdAt,
           createdBy,
-          accounts: accounts.length,
-          files,
-          rows: totals.rows,
-          exports: exports.length,
+          ...counts,
           originals,
-          sizeBytes: await sizeOf(partial),
+          sizeBytes: await directoryBytes(partial),
           tables,
         };
         await writeFile(path.join(partial, 'manifest.json'), JSON.stringify(manifest, null, 2));
@@ -119,18 +112,13 @@ export class Snapshots {
       storage.rows.forgetColumns();
       const originals = await mirror(path.join(dir, 'blobs'), this.deps.blobDir);
       await mirror(path.join(dir, 'exports'), this.deps.exportDir);
-      const [accounts, files, totals, exports] = await Promise.all([
-        storage.accounts.list(),
-        storage.files.countAll(),
-        storage.rows.totals(),
-        storage.exports.listAll(),
-      ]);
+      const counts = await this.#counts();
       return {
         snapshotId: id,
-        accountsRestored: accounts.length,
-        filesRestored: files,
-        rowsRestored: totals.rows,
-        exportsRestored: exports.length,
+        accountsRestored: counts.accounts,
+        filesRestored: counts.files,
+        rowsRestored: counts.rows,
+        exportsRestored: counts.exports,
         originalsRestored: originals,
         durationMs: Date.now() - started,
         timestamp: new Date().toISOString(),
@@ -145,6 +133,18 @@ export class Snapshots {
     await this.#exclusive('snapshot', () =>
       rm(path.join(this.deps.snapshotDir, id), { recursive: true, force: true }),
     );
+  }
+
+  /** What the installation holds now (the counts a snapshot and a restore report). */
+  async #counts(): Promise<Pick<Snapshot, 'accounts' | 'files' | 'rows' | 'exports'>> {
+    const { storage } = this.deps;
+    const [accounts, files, totals, exports] = await Promise.all([
+      storage.accounts.list(),
+      storage.files.countAll(),
+      storage.rows.totals(),
+      storage.exports.count(),
+    ]);
+    return { accounts: accounts.length, files, rows: totals.rows, exports };
   }
 
   async #exclusive<T>(what: 'snapshot' | 'restore', fn: () => Promise<T>): Promise<T> {
@@ -212,13 +212,4 @@ async function mirror(from: string, to: string): Promise<number> {
   }
   for (const name of wanted) await unlink(path.join(to, name)).catch(() => undefined);
   return linkAll(from, to);
-}
-
-/** Bytes of every file under `dir`. */
-async function sizeOf(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
-  }
-  return total;
 }
