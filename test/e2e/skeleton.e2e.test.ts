@@ -6,7 +6,7 @@
  * reachable Redis.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ import { fixture } from '../support/fixtures.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const FIXTURE = fixture('wos-savedrecs-small.xls');
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** Screenshots of each main screen, for a person to look at (not committed). */
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 /** Generous: the first ingest also creates the ClickHouse tables. */
 const INGEST_TIMEOUT_MS = 90_000;
@@ -28,6 +30,28 @@ let context: BrowserContext;
 let page: Page;
 let dataDir: string;
 const pageErrors: string[] = [];
+/** The bytes of the CSV export as first downloaded (the history download must equal them). */
+let exported: Buffer;
+
+async function screenshot(name: string, target: Page = page): Promise<void> {
+  await target.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs in through the dev identity provider's form (api/src/auth/dev-idp.ts). */
+async function signIn(target: Page, email: string, name: string): Promise<void> {
+  await target.goto(`${sift.url}/login`);
+  await target.getByRole('button', { name: 'Sign In' }).click();
+  await target.waitForURL(/\/idp\/interaction\//);
+  await target.getByLabel('Email').fill(email);
+  await target.getByLabel('Full name').fill(name);
+  await target.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens an entry of the header's Admin menu. */
+async function openAdmin(entry: 'Accounts' | 'System Admin'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
+  await page.getByRole('menuitem', { name: entry }).click();
+}
 
 /** The page's local storage (this tsconfig has no DOM types; the callbacks run in the browser). */
 interface PageStorage {
@@ -78,6 +102,7 @@ beforeAll(async () => {
   context.setDefaultTimeout(20_000);
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -107,6 +132,7 @@ describe('Sift in a browser', () => {
     ]) {
       await page.getByText(feature).waitFor();
     }
+    await screenshot('login');
   });
 
   it('signs in through the dev identity provider and completes the profile setup', async () => {
@@ -121,6 +147,7 @@ describe('Sift in a browser', () => {
     // Back at the app: an admin starts active but must set up the profile.
     await page.getByText("Let's get you set up").waitFor();
     expect(new URL(page.url()).search).toBe(''); // the callback's code and state are gone
+    await screenshot('profile-setup');
     const firstName = page.getByLabel('First Name');
     const lastName = page.getByLabel('Last Name');
 
@@ -197,6 +224,7 @@ describe('Sift in a browser', () => {
         .waitFor({ timeout: INGEST_TIMEOUT_MS });
       await expect(page.evaluate('window.__sawActiveSession === true')).resolves.toBe(true);
       await page.getByRole('heading', { name: 'Active Upload Sessions (0)' }).waitFor();
+      await screenshot('upload');
 
       // The finished session keeps showing its files: the upload and the AUTHOR file derived from it.
       const done = page.getByRole('region', { name: 'Completed Upload Sessions' });
@@ -229,6 +257,7 @@ describe('Sift in a browser', () => {
     await page.getByRole('heading', { name: 'All Files (2 total)' }).waitFor();
     await expect.poll(() => rows.filter({ hasText: 'PROCESSED' }).count()).toBe(2);
     await expect.poll(() => rows.filter({ hasText: 'AUTHOR' }).count()).toBe(1);
+    await screenshot('files');
   });
 
   it('searches a column on /search and finds the row', async () => {
@@ -264,7 +293,120 @@ describe('Sift in a browser', () => {
     expect(download.suggestedFilename()).toBe('snakes.csv');
     const file = await download.path();
     expect(file).toBeTruthy();
+    exported = readFileSync(file);
+    expect(exported.toString('utf8')).toContain('Sound garden: How snakes respond');
     await page.getByText('Export completed successfully! Your file is being downloaded.').waitFor();
+    await screenshot('search');
+  });
+
+  it('lists the export on /exports, downloads the same bytes again and deletes it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Exports' }).click();
+    await page.waitForURL(`${sift.url}/exports`);
+    await page.getByRole('heading', { name: 'Export History' }).waitFor();
+    const entry = page.getByRole('listitem', { name: 'snakes.csv' });
+    await entry.getByText(/^1 record • CSV • \d+ columns$/).waitFor();
+    await screenshot('exports');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      entry.getByRole('button', { name: 'Download snakes.csv' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('snakes.csv');
+    expect(readFileSync((await download.path())!).equals(exported)).toBe(true);
+    await page.getByText('Download started').waitFor();
+    // The toasts (top right) cover the row's buttons and pause while the pointer is on them.
+    await page.mouse.move(10, 500);
+    await page.getByText('Download started').waitFor({ state: 'hidden' });
+
+    await entry.getByRole('button', { name: 'Delete snakes.csv' }).click();
+    await page.getByRole('dialog', { name: 'Delete export' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Successfully deleted "snakes.csv"').waitFor();
+    await page.getByText('No export history yet').waitFor();
+    await page.getByText('Export search results to see them here').waitFor();
+  });
+
+  it('lets an admin activate a new account, which then reaches the profile setup', async () => {
+    const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const reader = await other.newPage();
+      reader.on('pageerror', (error) => pageErrors.push(error.message));
+      await signIn(reader, 'reader@example.com', 'Grace Hopper');
+      await reader.getByText('Your account is inactive and awaiting administrator approval.').waitFor();
+      await reader.getByText('Inactive', { exact: true }).waitFor();
+      await screenshot('awaiting-approval', reader);
+
+      await openAdmin('Accounts');
+      await page.waitForURL(`${sift.url}/admin`);
+      await page.getByRole('heading', { name: 'User Accounts' }).waitFor();
+      await page.getByText('2 of 2 accounts').waitFor();
+      await page.getByText('Inactive Only', { exact: true }).click();
+      await expect(page.getByRole('radio', { name: 'Inactive Only' }).isChecked()).resolves.toBe(true);
+      await page.getByText('1 of 1 accounts').waitFor();
+      const row = page.getByRole('row').filter({ hasText: 'reader@example.com' });
+      await row.getByText('Inactive', { exact: true }).waitFor();
+      await row.getByText('Pending', { exact: true }).waitFor();
+      await screenshot('admin-accounts');
+      await row.getByRole('button', { name: /^Activate / }).click();
+      await page.getByText('Account activated successfully').waitFor();
+      // Under 'Inactive Only' the activated account leaves the list.
+      await page.getByText('No accounts found').waitFor();
+      await page.getByText('Try adjusting your filter criteria').waitFor();
+
+      await reader.getByRole('button', { name: 'Recheck Status' }).click();
+      await reader.getByText("Let's get you set up").waitFor();
+      await reader.getByLabel('First Name').fill('Grace');
+      await reader.getByLabel('Last Name').fill('Hopper');
+      await reader.getByRole('button', { name: 'Complete Setup' }).click();
+      await reader.waitForURL(`${sift.url}/files`);
+      await screenshot('files-small-screen', reader);
+
+      // Without admin:view the admin routes lead back to /files, and there is no Admin menu.
+      await reader.goto(`${sift.url}/admin/system`);
+      await reader.waitForURL(`${sift.url}/files`);
+      await reader.getByRole('heading', { name: 'All Files (0 total)' }).waitFor();
+      await reader.getByRole('button', { name: 'Open navigation' }).click();
+      await reader.getByRole('menuitem', { name: 'Exports' }).waitFor();
+      await expect(reader.getByRole('menuitem', { name: 'System Admin' }).count()).resolves.toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('deletes all files and data after two confirmations and the typed phrase', async () => {
+    await openAdmin('System Admin');
+    await page.waitForURL(`${sift.url}/admin/system`);
+    await page.getByRole('heading', { name: 'System Admin' }).waitFor();
+    await screenshot('admin-system');
+
+    await page.getByRole('button', { name: 'DELETE ALL FILES AND DATA' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete all files and data?' })
+      .getByRole('button', { name: 'Continue' })
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Are you absolutely sure?' })
+      .getByRole('button', { name: 'Yes, continue' })
+      .click();
+    const typed = page.getByRole('dialog', { name: 'Type to confirm' });
+    const confirm = typed.getByRole('button', { name: 'Delete Everything' });
+    await typed.getByLabel('Type DELETE ALL to confirm').fill('DELETE');
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await typed.getByLabel('Type DELETE ALL to confirm').fill('DELETE ALL');
+    await confirm.click();
+
+    await page.getByText('Mass deletion completed successfully').waitFor();
+    const result = page.getByRole('status', { name: 'Mass deletion result' });
+    // The fixture and the AUTHOR file derived from it.
+    await expect(result.getByRole('row', { name: /File records deleted/ }).innerText()).resolves.toMatch(
+      /\b2$/,
+    );
+    await expect(result.getByRole('row', { name: /Upload tracking cleared/ }).innerText()).resolves.toMatch(
+      /Yes$/,
+    );
+    await screenshot('admin-system-mass-delete');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
+    await page.getByRole('heading', { name: 'All Files (0 total)' }).waitFor();
   });
 
   it('signs out', async () => {

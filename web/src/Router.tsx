@@ -1,9 +1,13 @@
 import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider';
-import { RequireAuth } from './auth/guards';
+import { RequireAuth, RequirePermission } from './auth/guards';
+import { ADMIN_PERMISSIONS } from './components/AppHeader/navigation';
 import { MainLayout } from './components/MainLayout/MainLayout';
 import { ProfileGate } from './components/ProfileGate/ProfileGate';
+import { AdminAccountsPage } from './pages/AdminAccounts.page';
+import { AdminSystemPage } from './pages/AdminSystem.page';
 import { AuthorsPage } from './pages/Authors.page';
+import { ExportsPage } from './pages/Exports.page';
 import { FilesPage } from './pages/Files.page';
 import { LoginPage } from './pages/Login.page';
 import { SearchPage } from './pages/Search.page';
@@ -11,8 +15,8 @@ import { UploadPage } from './pages/Upload.page';
 
 /**
  * Routes (spec section 2). Everything sits under the auth provider, which handles the sign-in
- * callback before any route decides. `/` and unknown paths go to /files; admin routes
- * (`/admin`, `/admin/system`) will be added under the main area wrapped in `RequirePermission`.
+ * callback before any route decides. `/` and unknown paths go to /files; the admin routes
+ * (`/admin`, `/admin/system`) send anyone without `admin:view` to /files.
  */
 const router = createBrowserRouter([
   {
@@ -37,6 +41,19 @@ const router = createBrowserRouter([
           { path: '/search', element: <SearchPage /> },
           { path: '/authors', element: <AuthorsPage /> },
           { path: '/upload', element: <UploadPage /> },
+          { path: '/exports', element: <ExportsPage /> },
+          {
+            path: '/admin',
+            element: (
+              <RequirePermission permissions={ADMIN_PERMISSIONS}>
+                <Outlet />
+              </RequirePermission>
+            ),
+            children: [
+              { index: true, element: <AdminAccountsPage /> },
+              { path: 'system', element: <AdminSystemPage /> },
+            ],
+          },
           { path: '*', element: <Navigate to="/files" replace /> },
         ],
       },

@@ -22,6 +22,12 @@ export const queryKeys = {
   },
   exports: {
     all: ['exports'] as const,
+    list: () => [...queryKeys.exports.all, 'list'] as const,
+  },
+  admin: {
+    all: ['admin'] as const,
+    accounts: (params: AdminAccountsParams) => [...queryKeys.admin.all, 'accounts', params] as const,
+    systemStats: () => [...queryKeys.admin.all, 'system-stats'] as const,
   },
   uploads: {
     all: ['uploads'] as const,
@@ -38,4 +44,15 @@ export const mutationKeys = {
   onboard: ['onboard'] as const,
   deleteFile: ['deleteFile'] as const,
   export: ['export'] as const,
+  deleteExport: ['deleteExport'] as const,
+  updateAccount: ['updateAccount'] as const,
+  deleteAccount: ['deleteAccount'] as const,
+  maintenance: ['maintenance'] as const,
 } as const;
+
+/** What the admin account list is asked for (spec section 7: page, size, and active unless 'all'). */
+export interface AdminAccountsParams {
+  page: number;
+  size: number;
+  active?: boolean;
+}

@@ -19,3 +19,24 @@ export function initials(firstName: string | null | undefined, lastName: string 
     .join('');
   return letters || 'U';
 }
+
+/** The date part alone in the reader's locale, or 'Unknown date' (export history, spec section 2). */
+export function formatDate(value: string | null | undefined): string {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime())
+    ? date.toLocaleDateString(undefined, { dateStyle: 'medium' })
+    : 'Unknown date';
+}
+
+/** The time part alone in the reader's locale, or 'Unknown time'. */
+export function formatTime(value: string | null | undefined): string {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime())
+    ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
+    : 'Unknown time';
+}
+
+/** `1 record` / `N records`, with the count in the reader's locale. */
+export function pluralCount(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+}

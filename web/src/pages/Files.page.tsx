@@ -1,80 +1,38 @@
-import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
 import type { FileRecord } from '@sift/api/contracts';
 import { useDeleteFile, useFiles } from '../api/hooks';
-import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
-import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
+import { queryPlaceholder } from '../components/LoadError/LoadError';
+import { PageHeader } from '../components/PageHeader/PageHeader';
 import { FileTypeBadge, StatusBadge } from '../components/StatusBadge/StatusBadge';
 import { formatCount, formatDateTime } from '../lib/format';
-import { notify } from '../lib/notify';
-
-type Target = Pick<FileRecord, 'id' | 'originalFilename'>;
+import { useDeleteFlow } from '../lib/useDeleteFlow';
 
 /** /files: the account's files, with single delete; polls while any file is processing. */
 export function FilesPage() {
   const files = useFiles();
   const deleteFile = useDeleteFile();
-  const [confirming, setConfirming] = useState<Target | null>(null);
-  const [deletingIds, setDeletingIds] = useState<ReadonlySet<string>>(new Set());
+  const { ask, deleting, dialog } = useDeleteFlow<FileRecord>({
+    title: 'Delete file',
+    name: (file) => file.originalFilename,
+    run: (file, callbacks) => deleteFile.mutate(file, callbacks),
+  });
 
-  const remove = (file: Target) => {
-    setConfirming(null);
-    setDeletingIds((current) => new Set(current).add(file.id));
-    deleteFile.mutate(file, {
-      onSuccess: () => notify.success(`Successfully deleted "${file.originalFilename}"`),
-      onError: (error) => {
-        console.error('Delete failed', error);
-        notify.error(`Failed to delete "${file.originalFilename}". Please try again.`);
-      },
-      onSettled: () =>
-        setDeletingIds((current) => {
-          const next = new Set(current);
-          next.delete(file.id);
-          return next;
-        }),
-    });
-  };
-
-  if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;
-  if (files.isError && !files.data) {
-    return (
-      <Alert color="red" title="Files" role="alert">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">Failed to load your files. Please try again.</Text>
-          <Button size="xs" variant="white" color="red" onClick={() => void files.refetch()}>
-            Try Again
-          </Button>
-        </Stack>
-      </Alert>
-    );
-  }
+  const placeholder = queryPlaceholder(files, {
+    title: 'Files',
+    message: 'Failed to load your files. Please try again.',
+  });
+  if (placeholder || !files.data) return placeholder;
 
   const list = files.data;
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          All Files ({list.length} total)
-        </Title>
-        <Text c="dimmed" size="sm">
-          General files with Authors and Email Addresses columns are duplicated into author files during
-          processing, so the total may exceed the number of files you uploaded.
-        </Text>
-      </div>
+      <PageHeader
+        title={`All Files (${list.length} total)`}
+        description="General files with Authors and Email Addresses columns are duplicated into author files during processing, so the total may exceed the number of files you uploaded."
+      />
 
       {list.length === 0 ? (
         <Paper withBorder p="xl" radius="md">
@@ -111,7 +69,7 @@ export function FilesPage() {
             </Table.Thead>
             <Table.Tbody>
               {list.map((file) => {
-                const deleting = deletingIds.has(file.id);
+                const busy = deleting.has(file.id);
                 const failed = file.status !== 'PROCESSING' && file.status !== 'PROCESSED';
                 return (
                   <Table.Tr key={file.id}>
@@ -142,11 +100,11 @@ export function FilesPage() {
                             variant="subtle"
                             color="red"
                             aria-label={`Delete ${file.originalFilename}`}
-                            loading={deleting}
-                            disabled={deleting}
-                            onClick={() => setConfirming(file)}
+                            loading={busy}
+                            disabled={busy}
+                            onClick={() => ask(file)}
                           >
-                            <TrashIcon />
+                            <IconTrash size={18} aria-hidden />
                           </ActionIcon>
                         </Tooltip>
                       </Group>
@@ -159,34 +117,7 @@ export function FilesPage() {
         </Table.ScrollContainer>
       )}
 
-      <ConfirmDialog
-        opened={confirming !== null}
-        title="Delete file"
-        message={
-          confirming
-            ? `Are you sure you want to delete "${confirming.originalFilename}"? This action cannot be undone.`
-            : ''
-        }
-        confirmLabel="Delete"
-        onConfirm={() => confirming && remove(confirming)}
-        onCancel={() => setConfirming(null)}
-      />
+      {dialog}
     </Stack>
-  );
-}
-
-function TrashIcon() {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden
-    >
-      <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-    </svg>
   );
 }

@@ -14,6 +14,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { UploadSessionSummary } from '@sift/api/contracts';
+import { PageHeader } from '../components/PageHeader/PageHeader';
 import { errorMessage } from '../api/client';
 import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../api/hooks';
 import { queryKeys } from '../api/queryKeys';
@@ -102,15 +103,10 @@ export function UploadPage() {
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Upload Files
-        </Title>
-        <Text c="dimmed">
-          Upload Excel (.xlsx, .xls) or CSV files. Files start uploading automatically as soon as you select
-          or drop them; each file is then processed in the background.
-        </Text>
-      </div>
+      <PageHeader
+        title="Upload Files"
+        description="Upload Excel (.xlsx, .xls) or CSV files. Files start uploading automatically as soon as you select or drop them; each file is then processed in the background."
+      />
 
       <UploadDropzone onDrop={(files) => start(files, 'drop')} onSelect={(files) => start(files, 'select')} />
 

@@ -21,8 +21,11 @@ export function AppHeader() {
   const [navOpen, nav] = useDisclosure(false);
   const account = me.data;
   const fullName = account ? `${account.firstName} ${account.lastName}`.trim() : '';
-  const current = MAIN_TABS.find((tab) => location.pathname.startsWith(tab.to));
   const adminEntries = isAdmin ? ADMIN_MENU : [];
+  // The longest matching route wins (/admin/system over /admin).
+  const current = [...MAIN_TABS, ...adminEntries]
+    .filter((tab) => location.pathname === tab.to || location.pathname.startsWith(`${tab.to}/`))
+    .sort((a, b) => b.to.length - a.to.length)[0];
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -65,6 +68,32 @@ export function AppHeader() {
               {tab.label}
             </Button>
           ))}
+          {adminEntries.length > 0 && (
+            <Menu position="bottom-start">
+              <Menu.Target>
+                <Button
+                  variant="subtle"
+                  color="gray"
+                  className={classes.tab}
+                  data-active={(current && adminEntries.includes(current)) || undefined}
+                >
+                  Admin
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {adminEntries.map((item) => (
+                  <Menu.Item
+                    key={item.id}
+                    component={Link}
+                    to={item.to}
+                    aria-current={current === item ? 'page' : undefined}
+                  >
+                    {item.label}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
         </Group>
         {current && (
           <Text hiddenFrom="sm" fw={600}>

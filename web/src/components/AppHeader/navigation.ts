@@ -13,12 +13,12 @@ export const MAIN_TABS: readonly NavItem[] = [
   { id: 'search', label: 'Search', to: '/search' },
   { id: 'authors', label: 'Authors', to: '/authors' },
   { id: 'upload', label: 'Upload', to: '/upload' },
+  { id: 'exports', label: 'Exports', to: '/exports' },
 ];
 
-/**
- * Admin menu entries, shown only to holders of these permissions. Empty until the admin screens
- * (/admin: Accounts, /admin/system: System Admin) exist; add them here together with their routes
- * (wrapped in `RequirePermission`).
- */
+/** Admin menu entries, shown only to holders of these permissions (their routes require them too). */
 export const ADMIN_PERMISSIONS: readonly string[] = [ADMIN_VIEW];
-export const ADMIN_MENU: readonly NavItem[] = [];
+export const ADMIN_MENU: readonly NavItem[] = [
+  { id: 'admin', label: 'Accounts', to: '/admin' },
+  { id: 'admin-system', label: 'System Admin', to: '/admin/system' },
+];

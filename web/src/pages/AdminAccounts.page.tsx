@@ -1,0 +1,261 @@
+import { useEffect, useState } from 'react';
+import {
+  Avatar,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import type { AdminAccount } from '@sift/api/contracts';
+import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../api/adminHooks';
+import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
+import { LoadError } from '../components/LoadError/LoadError';
+import { PageHeader } from '../components/PageHeader/PageHeader';
+import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
+import { initials } from '../lib/format';
+import { notify } from '../lib/notify';
+import { useIdSet } from '../lib/useIdSet';
+
+/** Spec section 9: account list page size 10, page from 0, status filter 'all' by default. */
+export const ACCOUNTS_PAGE_SIZE = 10;
+
+const STATUS_FILTERS = [
+  { value: 'all', label: 'All Accounts' },
+  { value: 'active', label: 'Active Only' },
+  { value: 'inactive', label: 'Inactive Only' },
+] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+
+const fullName = (account: AdminAccount) => `${account.firstName ?? ''} ${account.lastName ?? ''}`.trim();
+
+/** /admin: every account, sorted by full name, with activate/deactivate and delete. */
+export function AdminAccountsPage() {
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [page, setPage] = useState(0);
+  const accounts = useAdminAccounts({
+    page,
+    size: ACCOUNTS_PAGE_SIZE,
+    active: status === 'all' ? undefined : status === 'active',
+  });
+  const setActive = useSetAccountActive();
+  const deleteAccount = useDeleteAccount();
+  const busy = useIdSet();
+  const [confirming, setConfirming] = useState<AdminAccount | null>(null);
+  const emptyPage = !!accounts.data && !accounts.isPlaceholderData && accounts.data.content.length === 0;
+  // The last account of a later page was deleted (or deactivated under a filter): step back.
+  useEffect(() => {
+    if (emptyPage && page > 0) setPage(page - 1);
+  }, [emptyPage, page]);
+
+  const toggle = (account: AdminAccount) => {
+    const active = !account.active;
+    busy.add(account.id);
+    setActive.mutate(
+      { id: account.id, active },
+      {
+        onSuccess: () =>
+          notify.success(active ? 'Account activated successfully' : 'Account deactivated successfully'),
+        onError: (error) => {
+          console.error('Account update failed', error);
+          notify.error(active ? 'Failed to activate account' : 'Failed to deactivate account');
+        },
+        onSettled: () => busy.remove(account.id),
+      },
+    );
+  };
+
+  const remove = (account: AdminAccount) => {
+    setConfirming(null);
+    busy.add(account.id);
+    deleteAccount.mutate(account.id, {
+      onSuccess: () => notify.success('Account deleted successfully'),
+      onError: (error) => {
+        console.error('Account delete failed', error);
+        notify.error('Failed to delete account');
+      },
+      onSettled: () => busy.remove(account.id),
+    });
+  };
+
+  const header = (
+    <PageHeader title="User Accounts" description="Manage user accounts and permissions">
+      <Group gap="md" align="flex-end">
+        {accounts.data && (
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {accounts.data.content.length} of {accounts.data.totalElements} accounts
+          </Text>
+        )}
+        <SegmentedControl
+          aria-label="Status filter"
+          data={STATUS_FILTERS.map((f) => ({ ...f }))}
+          value={status}
+          onChange={(value) => {
+            setStatus(value as StatusFilter);
+            setPage(0);
+          }}
+        />
+      </Group>
+    </PageHeader>
+  );
+
+  if (accounts.isPending) {
+    return (
+      <Stack gap="lg">
+        {header}
+        <FullScreenLoader label="Loading accounts..." fullHeight={false} />
+      </Stack>
+    );
+  }
+  if (accounts.isError && !accounts.data) {
+    return (
+      <Stack gap="lg">
+        {header}
+        <LoadError
+          title="Error Loading Accounts"
+          message="Failed to load user accounts. Please try again."
+          onRetry={() => void accounts.refetch()}
+        />
+      </Stack>
+    );
+  }
+
+  const { content, totalElements } = accounts.data;
+  const totalPages = Math.max(1, Math.ceil(totalElements / ACCOUNTS_PAGE_SIZE));
+  const first = page * ACCOUNTS_PAGE_SIZE + 1;
+  const last = page * ACCOUNTS_PAGE_SIZE + content.length;
+
+  return (
+    <Stack gap="lg">
+      {header}
+      {content.length === 0 ? (
+        <Paper withBorder p="xl" radius="md">
+          <Stack align="center" gap={4}>
+            <Text fw={600}>No accounts found</Text>
+            <Text c="dimmed" size="sm">
+              {status === 'all' ? 'No user accounts available' : 'Try adjusting your filter criteria'}
+            </Text>
+          </Stack>
+        </Paper>
+      ) : (
+        <Table.ScrollContainer minWidth={820} type="native">
+          <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
+            <Table.Caption>User accounts, sorted by full name</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">User</Table.Th>
+                <Table.Th scope="col">Email</Table.Th>
+                <Table.Th scope="col">Status</Table.Th>
+                <Table.Th scope="col">Onboarding</Table.Th>
+                <Table.Th scope="col">
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {content.map((account) => {
+                const name = fullName(account);
+                const working = busy.has(account.id);
+                return (
+                  <Table.Tr key={account.id}>
+                    <Table.Td>
+                      <Group gap="sm" wrap="nowrap">
+                        <Avatar color="blue" radius="xl" size="md" aria-hidden>
+                          {initials(account.firstName, account.lastName)}
+                        </Avatar>
+                        <div>
+                          <Text fw={600} size="sm">
+                            {name || 'Unnamed account'}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            ID: {account.id}
+                          </Text>
+                        </div>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{account.email}</Table.Td>
+                    <Table.Td>
+                      <Badge color={account.active ? 'green' : 'red'} variant="light">
+                        {account.active ? 'Active' : 'Inactive'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={account.onboarded ? 'blue' : 'yellow'} variant="light">
+                        {account.onboarded ? 'Onboarded' : 'Pending'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color={account.active ? 'orange' : 'green'}
+                          loading={working}
+                          aria-label={`${account.active ? 'Deactivate' : 'Activate'} ${name || account.email}`}
+                          onClick={() => toggle(account)}
+                        >
+                          {account.active ? 'Deactivate' : 'Activate'}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          disabled={working}
+                          aria-label={`Delete ${name || account.email}`}
+                          onClick={() => setConfirming(account)}
+                        >
+                          Delete
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+
+      {totalElements > ACCOUNTS_PAGE_SIZE && (
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm" c="dimmed">
+            Showing {first} to {last} of {totalElements} accounts
+          </Text>
+          <Group gap="xs">
+            <Button variant="default" size="xs" disabled={page === 0} onClick={() => setPage(page - 1)}>
+              Previous
+            </Button>
+            <Text size="sm">
+              Page {page + 1} of {totalPages}
+            </Text>
+            <Button
+              variant="default"
+              size="xs"
+              disabled={page + 1 >= totalPages}
+              onClick={() => setPage(page + 1)}
+            >
+              Next
+            </Button>
+          </Group>
+        </Group>
+      )}
+
+      <ConfirmDialog
+        opened={confirming !== null}
+        title="Delete account"
+        message={
+          confirming
+            ? `Are you sure you want to delete the account of ${fullName(confirming) || confirming.email}? Their files, exports and upload sessions are deleted with it. This action cannot be undone.`
+            : ''
+        }
+        confirmLabel="Delete"
+        onConfirm={() => confirming && remove(confirming)}
+        onCancel={() => setConfirming(null)}
+      />
+    </Stack>
+  );
+}
