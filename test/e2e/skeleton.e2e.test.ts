@@ -6,7 +6,7 @@
  * reachable Redis.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -323,6 +323,56 @@ describe('Sift in a browser', () => {
     await page.getByText('Successfully deleted "snakes.csv"').waitFor();
     await page.getByText('No export history yet').waitFor();
     await page.getByText('Export search results to see them here').waitFor();
+  });
+
+  it('deletes selected files in bulk on /files', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-upload-'));
+    try {
+      const csvs = ['contacts-a.csv', 'contacts-b.csv'].map((name) => {
+        const file = path.join(dir, name);
+        writeFileSync(file, `Name,Email\nAda,ada@example.com\n${name},x@example.com\n`);
+        return file;
+      });
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click();
+      await page.getByLabel('Drag files here or click to browse').setInputFiles(csvs);
+      await page
+        .getByText('Upload complete! All files processed successfully.')
+        .waitFor({ timeout: INGEST_TIMEOUT_MS });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
+    await page.getByRole('heading', { name: 'All Files (4 total)' }).waitFor();
+    await page.getByText('Page 1 of 1').waitFor();
+
+    // The page's checkbox selects all four; the same again clears them.
+    const pageBox = page.getByRole('checkbox', { name: 'Select all files on this page' });
+    await pageBox.check();
+    await page.getByText('4 selected').waitFor();
+    await page.getByRole('button', { name: 'Clear selection' }).waitFor();
+    await pageBox.uncheck();
+    await page.getByText('0 selected').waitFor();
+    await expect(page.getByRole('button', { name: 'Delete Selected' }).isDisabled()).resolves.toBe(true);
+
+    await page.getByRole('checkbox', { name: 'Select contacts-a.csv' }).check();
+    await page.getByRole('checkbox', { name: 'Select contacts-b.csv' }).check();
+    await expect(
+      pageBox.evaluate((box) => (box as unknown as { indeterminate: boolean }).indeterminate),
+    ).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Delete Selected' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete selected files' })
+      .getByText('Are you sure you want to delete 2 file(s)? This action cannot be undone.')
+      .waitFor();
+    await page
+      .getByRole('dialog', { name: 'Delete selected files' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('Successfully deleted 2 file(s)').waitFor();
+    await page.getByRole('heading', { name: 'All Files (2 total)' }).waitFor();
+    await expect(page.getByRole('row').filter({ hasText: 'contacts-' }).count()).resolves.toBe(0);
+    await page.getByText('0 selected').waitFor();
   });
 
   it('lets an admin activate a new account, which then reaches the profile setup', async () => {

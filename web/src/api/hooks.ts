@@ -23,7 +23,7 @@ import type {
   UploadPacing,
   UploadSessionSummary,
 } from '@sift/api/contracts';
-import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from './client';
+import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS, isApiError, UPLOAD_TIMEOUT_MS } from './client';
 import { mutationKeys, queryKeys } from './queryKeys';
 import { saveBlob } from '../lib/download';
 import { exportDownloadName, type ExportFormat } from '../lib/exportFilename';
@@ -104,6 +104,47 @@ export function useDeleteFile() {
       queryClient.removeQueries({ queryKey: queryKeys.files.detail(file.id) });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.files.list() }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.search.all }),
+      ]);
+    },
+  });
+}
+
+/** What a bulk delete did: the files deleted and those that failed (with why). */
+export interface BulkDeleteResult {
+  deleted: Pick<FileRecord, 'id' | 'originalFilename'>[];
+  failed: { file: Pick<FileRecord, 'id' | 'originalFilename'>; error: unknown }[];
+}
+
+/**
+ * Deletes several files with `DELETE /api/file/files/{id}` each (the API has no bulk call), two at a
+ * time; a failure does not stop the others. Resolves with what was deleted and what failed.
+ */
+export function useDeleteFiles() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: mutationKeys.deleteFile,
+    mutationFn: async (files: Pick<FileRecord, 'id' | 'originalFilename'>[]): Promise<BulkDeleteResult> => {
+      const result: BulkDeleteResult = { deleted: [], failed: [] };
+      const queue = [...files];
+      const worker = async () => {
+        for (let file = queue.shift(); file; file = queue.shift()) {
+          try {
+            await apiRequest<unknown>(`/file/files/${encodeURIComponent(file.id)}`, { method: 'DELETE' });
+            result.deleted.push(file);
+          } catch (error) {
+            // Already gone (an AUTHOR file goes with the file it was derived from): deleted all the same.
+            if (isApiError(error) && error.status === 404) result.deleted.push(file);
+            else result.failed.push({ file, error });
+          }
+        }
+      };
+      await Promise.all([worker(), worker()]);
+      return result;
+    },
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.files.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.search.all }),
       ]);
     },

@@ -29,4 +29,8 @@ export const notify = {
       ...options,
     });
   },
+  /** Closes a toast (a loading one, once its work has ended). */
+  hide(id: string) {
+    notifications.hide(id);
+  },
 };

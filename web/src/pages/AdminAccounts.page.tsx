@@ -16,9 +16,11 @@ import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../api/
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { LoadError } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
+import { Pager } from '../components/Pager/Pager';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { initials } from '../lib/format';
 import { notify } from '../lib/notify';
+import { pageCount } from '../lib/paging';
 import { useIdSet } from '../lib/useIdSet';
 
 /** Spec section 9: account list page size 10, page from 0, status filter 'all' by default. */
@@ -125,7 +127,7 @@ export function AdminAccountsPage() {
   }
 
   const { content, totalElements } = accounts.data;
-  const totalPages = Math.max(1, Math.ceil(totalElements / ACCOUNTS_PAGE_SIZE));
+  const totalPages = pageCount(totalElements, ACCOUNTS_PAGE_SIZE);
   const first = page * ACCOUNTS_PAGE_SIZE + 1;
   const last = page * ACCOUNTS_PAGE_SIZE + content.length;
 
@@ -225,22 +227,7 @@ export function AdminAccountsPage() {
           <Text size="sm" c="dimmed">
             Showing {first} to {last} of {totalElements} accounts
           </Text>
-          <Group gap="xs">
-            <Button variant="default" size="xs" disabled={page === 0} onClick={() => setPage(page - 1)}>
-              Previous
-            </Button>
-            <Text size="sm">
-              Page {page + 1} of {totalPages}
-            </Text>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={page + 1 >= totalPages}
-              onClick={() => setPage(page + 1)}
-            >
-              Next
-            </Button>
-          </Group>
+          <Pager page={page} totalPages={totalPages} onPage={setPage} label="Account pages" />
         </Group>
       )}
 

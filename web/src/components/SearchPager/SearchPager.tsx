@@ -1,4 +1,5 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
+import { Pager } from '../Pager/Pager';
 import { resultsSummary } from '../../lib/search';
 
 export interface SearchPagerProps {
@@ -11,7 +12,7 @@ export interface SearchPagerProps {
   disabled?: boolean;
 }
 
-/** Previous / Next with 'Page X of Y' and the results summary. */
+/** The results summary beside the Pager (Previous / Next, 'Page X of Y', the go-to box above 10 pages). */
 export function SearchPager({
   page,
   totalPages,
@@ -20,28 +21,12 @@ export function SearchPager({
   onPage,
   disabled = false,
 }: SearchPagerProps) {
-  const pages = Math.max(1, totalPages);
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">
       <Text size="sm" c="dimmed" aria-live="polite">
         {resultsSummary(page, size, totalRecords)}
       </Text>
-      <Group gap="xs" component="nav" aria-label="Results pages">
-        <Button variant="default" size="xs" onClick={() => onPage(page - 1)} disabled={disabled || page <= 0}>
-          Previous
-        </Button>
-        <Text size="sm">
-          Page {Math.min(page + 1, pages)} of {pages}
-        </Text>
-        <Button
-          variant="default"
-          size="xs"
-          onClick={() => onPage(page + 1)}
-          disabled={disabled || page + 1 >= pages}
-        >
-          Next
-        </Button>
-      </Group>
+      <Pager page={page} totalPages={totalPages} onPage={onPage} disabled={disabled} label="Results pages" />
     </Group>
   );
 }
