@@ -281,6 +281,40 @@ describe('Sift in a browser', () => {
     await expect(rows.count()).resolves.toBe(2); // header + the one match
   });
 
+  it('chooses the visible columns in Column Settings', async () => {
+    const chip = page.getByRole('button', { name: /^\d+ of \d+ columns$/ });
+    const [all] = (await chip.innerText()).split(' of ');
+    await chip.click();
+    const settings = page.getByRole('dialog', { name: 'Column Settings' });
+    await settings.getByText(`${all} of ${all} columns selected`).waitFor();
+
+    await settings.getByRole('button', { name: 'Deselect All' }).click();
+    await settings.getByText(`0 of ${all} columns selected`).waitFor();
+    await expect(settings.getByText('Hidden', { exact: true }).count()).resolves.toBe(Number(all));
+
+    // The filter narrows the list; Select All then checks just what it shows.
+    await settings.getByRole('textbox', { name: 'Filter columns' }).fill('title');
+    const shown = await settings.getByRole('checkbox').count();
+    expect(shown).toBeGreaterThan(1);
+    await settings.getByRole('button', { name: 'Select All', exact: true }).click();
+    await settings.getByText(`${shown} of ${all} columns selected`).waitFor();
+    await screenshot('column-settings');
+    await settings.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('button', { name: `${shown} of ${all} columns` }).waitFor();
+    const headers = await page.getByRole('table').getByRole('columnheader').allInnerTexts();
+    // File and Sheet, then only the chosen columns.
+    expect(headers.slice(2).every((h) => /title/i.test(h))).toBe(true);
+    expect(headers).toHaveLength(shown + 2);
+    await expect(page.getByLabel('Authors', { exact: true }).count()).resolves.toBe(0);
+
+    // Back to every column.
+    await page.getByRole('button', { name: `${shown} of ${all} columns` }).click();
+    await settings.getByRole('button', { name: 'Select All', exact: true }).click();
+    await settings.getByText(`${all} of ${all} columns selected`).waitFor();
+    await settings.getByRole('button', { name: 'Close' }).click();
+  });
+
   it('exports the results as CSV', async () => {
     await page.getByRole('button', { name: 'Export Results' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export Results' });
@@ -428,22 +462,27 @@ describe('Sift in a browser', () => {
     await page.getByRole('heading', { name: 'System Admin' }).waitFor();
     await screenshot('admin-system');
 
-    await page.getByRole('button', { name: 'DELETE ALL FILES AND DATA' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete all files and data?' })
-      .getByRole('button', { name: 'Continue' })
-      .click();
-    await page
-      .getByRole('dialog', { name: 'Are you absolutely sure?' })
-      .getByRole('button', { name: 'Yes, continue' })
-      .click();
-    const typed = page.getByRole('dialog', { name: 'Type to confirm' });
-    const confirm = typed.getByRole('button', { name: 'Delete Everything' });
-    await typed.getByLabel('Type DELETE ALL to confirm').fill('DELETE');
-    await expect(confirm.isDisabled()).resolves.toBe(true);
-    await typed.getByLabel('Type DELETE ALL to confirm').fill('DELETE ALL');
-    await confirm.click();
+    const typeAndConfirm = async (text: string) => {
+      await page.getByRole('button', { name: 'DELETE ALL FILES AND DATA' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete all files and data?' })
+        .getByRole('button', { name: 'Continue' })
+        .click();
+      await page
+        .getByRole('dialog', { name: 'Are you absolutely sure?' })
+        .getByRole('button', { name: 'Yes, continue' })
+        .click();
+      const typed = page.getByRole('dialog', { name: 'Type to confirm' });
+      await typed.getByLabel('Type DELETE ALL to confirm').fill(text);
+      await typed.getByRole('button', { name: 'Delete Everything' }).click();
+    };
 
+    // Anything but the exact phrase cancels, and nothing is deleted.
+    await typeAndConfirm('delete all');
+    await page.getByText('Mass deletion cancelled - confirmation text did not match').waitFor();
+    await expect(page.getByRole('status', { name: 'Mass deletion result' }).count()).resolves.toBe(0);
+
+    await typeAndConfirm('DELETE ALL');
     await page.getByText('Mass deletion completed successfully').waitFor();
     const result = page.getByRole('status', { name: 'Mass deletion result' });
     // The fixture and the AUTHOR file derived from it.

@@ -27,11 +27,15 @@ export function useResultsExport(options: {
     setOpened(true);
   };
 
-  const run = (format: ExportFormat, filename: string) => {
+  const run = (format: ExportFormat, filename: string, columns?: string[]) => {
     if (!options.request) return;
     const customFilename = normalizeCustomFilename(filename, format) ?? options.defaultFilename?.();
     exporter.mutate(
-      { request: options.request, format, ...(customFilename ? { customFilename } : {}) },
+      {
+        request: { ...options.request, ...(columns ? { columns } : {}) },
+        format,
+        ...(customFilename ? { customFilename } : {}),
+      },
       {
         onSuccess: () => {
           setOpened(false);

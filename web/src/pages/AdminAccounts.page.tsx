@@ -236,7 +236,7 @@ export function AdminAccountsPage() {
         title="Delete account"
         message={
           confirming
-            ? `Are you sure you want to delete the account of ${fullName(confirming) || confirming.email}? Their files, exports and upload sessions are deleted with it. This action cannot be undone.`
+            ? `Are you sure you want to delete the account ${confirming.email}? Their files, exports and upload sessions are deleted with it. This action cannot be undone.`
             : ''
         }
         confirmLabel="Delete"

@@ -344,6 +344,11 @@ export function AdminSystemPage() {
           onSubmit={(event) => {
             event.preventDefault();
             if (typed === MASS_DELETE_CONFIRMATION) runMassDelete();
+            else {
+              setStep('idle');
+              setTyped('');
+              notify.error('Mass deletion cancelled - confirmation text did not match');
+            }
           }}
         >
           <Stack gap="md">
@@ -358,7 +363,7 @@ export function AdminSystemPage() {
               <Button variant="default" onClick={() => setStep('idle')}>
                 Cancel
               </Button>
-              <Button type="submit" color="red" disabled={typed !== MASS_DELETE_CONFIRMATION}>
+              <Button type="submit" color="red">
                 Delete Everything
               </Button>
             </Group>

@@ -1,39 +1,15 @@
-import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useAuthorsSearch, useFiles } from '../api/hooks';
-import { ColumnSearchForm } from '../components/ColumnSearchForm/ColumnSearchForm';
-import { ExportDialog } from '../components/ExportDialog/ExportDialog';
+import { ColumnSearchSection } from '../components/ColumnSearchSection/ColumnSearchSection';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
-import { SearchResults } from '../components/SearchResults/SearchResults';
 import { datedFilename } from '../lib/exportFilename';
-import { notify } from '../lib/notify';
-import { searchableFiles, unionColumns } from '../lib/search';
-import { useColumnSearchForm } from '../lib/useColumnSearchForm';
-import { useMinimumDuration } from '../lib/useMinimumDuration';
-import { useResultsExport } from '../lib/useResultsExport';
-import { useSearchErrorToasts } from '../lib/useSearchErrorToasts';
-
-const MIN_LOADING_MS = 1_000;
+import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
 
 /** /authors: per-column search over the AUTHOR files (one author and their email per row). */
 export function AuthorsPage() {
-  const files = useFiles();
-  const authorFiles = useMemo(() => searchableFiles(files.data, 'AUTHOR'), [files.data]);
-  const columns = useMemo(() => unionColumns(authorFiles), [authorFiles]);
-  const hasAuthorFiles = authorFiles.length > 0;
-
-  const form = useColumnSearchForm(columns, { autoSearch: hasAuthorFiles });
-  const search = useAuthorsSearch(hasAuthorFiles ? form.request : null);
-  const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
-  useSearchErrorToasts(search, form.request?.page ?? 0);
-
-  const exporter = useResultsExport({
-    request: form.request ? { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' } : null,
-    results: search.data,
-    defaultFilename: () => datedFilename('authors_search_results_'),
-  });
+  const screen = useColumnSearchScreen('AUTHOR');
+  const { files, form, typed: authorFiles, hasFiles: hasAuthorFiles } = screen;
 
   if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;
   if (files.isError && !files.data) {
@@ -42,14 +18,6 @@ export function AuthorsPage() {
 
   const noFilesAtAll = files.data.length === 0;
   const filtersActive = form.activeTerms > 0;
-
-  const runSearch = () => {
-    if (!hasAuthorFiles) {
-      notify.error('No author files available for search');
-      return;
-    }
-    if (!form.submit()) void search.refetch();
-  };
 
   return (
     <Stack gap="lg">
@@ -91,23 +59,15 @@ export function AuthorsPage() {
         </Paper>
       ) : (
         <>
-          <Paper withBorder p="md" radius="md">
-            {hasAuthorFiles ? (
-              <ColumnSearchForm
-                columns={columns}
-                values={form.values}
-                onChange={form.setValue}
-                onSubmit={runSearch}
-                onClear={form.clear}
-                searching={loading}
-                activeTerms={form.activeTerms}
-                extraActions={
-                  <Button variant="light" onClick={exporter.open} disabled={exporter.exporting}>
-                    Export Results
-                  </Button>
-                }
-              />
-            ) : (
+          {hasAuthorFiles ? (
+            <ColumnSearchSection
+              screen={screen}
+              withSource={false}
+              caption={`Author search results in ${authorFiles.length} author ${authorFiles.length === 1 ? 'file' : 'files'}`}
+              defaultFilename={datedFilename('authors_search_results_')}
+            />
+          ) : (
+            <Paper withBorder p="md" radius="md">
               <Stack gap="sm">
                 <Text fw={600}>Search in Specific Columns</Text>
                 <Text c="dimmed">No columns available / No pre-processed files found</Text>
@@ -118,29 +78,8 @@ export function AuthorsPage() {
                   </Button>
                 </Group>
               </Stack>
-            )}
-          </Paper>
-          {hasAuthorFiles && (
-            <SearchResults
-              idle={form.request === null}
-              loading={loading}
-              data={search.data}
-              error={search.error}
-              fallbackColumns={columns}
-              withSource={false}
-              caption={`Author search results in ${authorFiles.length} author ${authorFiles.length === 1 ? 'file' : 'files'}`}
-              onPage={form.goToPage}
-              onRetry={() => void search.refetch()}
-            />
+            </Paper>
           )}
-          <ExportDialog
-            opened={exporter.opened}
-            onClose={exporter.close}
-            onExport={exporter.run}
-            exporting={exporter.exporting}
-            totalRecords={search.data?.totalRecords ?? 0}
-            defaultFilename={datedFilename('authors_search_results_')}
-          />
         </>
       )}
     </Stack>

@@ -2,7 +2,12 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Badge, Button, Group, ScrollArea, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 
 export interface ColumnSearchFormProps {
+  /** The visible columns: one input each. */
   columns: readonly string[];
+  /** How many columns there are in all (the chip reads 'N of M columns'). */
+  totalColumns: number;
+  /** Opens the Column Settings dialog (the chip's action). */
+  onColumnSettings: () => void;
   values: Readonly<Record<string, string>>;
   onChange: (column: string, text: string) => void;
   onSubmit: () => void;
@@ -23,6 +28,8 @@ const FILTER_THRESHOLD = 12;
  */
 export function ColumnSearchForm({
   columns,
+  totalColumns,
+  onColumnSettings,
   values,
   onChange,
   onSubmit,
@@ -52,9 +59,17 @@ export function ColumnSearchForm({
             <Text id={headingId} fw={600}>
               Search in Specific Columns
             </Text>
-            <Badge variant="light" color="gray">
-              {shown.length} of {columns.length} columns
-            </Badge>
+            <Button
+              variant="light"
+              color="gray"
+              size="compact-sm"
+              radius="xl"
+              onClick={onColumnSettings}
+              aria-haspopup="dialog"
+              title="Column Settings"
+            >
+              {columns.length} of {totalColumns} columns
+            </Button>
             {activeTerms > 0 && (
               <Badge variant="light" color="blue">
                 {activeTerms} {activeTerms === 1 ? 'term' : 'terms'} set
@@ -63,8 +78,8 @@ export function ColumnSearchForm({
           </Group>
           {columns.length > FILTER_THRESHOLD && (
             <TextInput
-              label="Filter columns"
-              placeholder="Search columns..."
+              label="Find a column"
+              placeholder="Column name..."
               value={filter}
               onChange={(event) => setFilter(event.currentTarget.value)}
               w={260}
@@ -73,7 +88,11 @@ export function ColumnSearchForm({
           )}
         </Group>
         {columns.length === 0 ? (
-          <Text c="dimmed">No columns available</Text>
+          <Text c="dimmed">
+            {totalColumns === 0
+              ? 'No columns available'
+              : 'Every column is hidden: choose some in Column Settings.'}
+          </Text>
         ) : (
           <ScrollArea.Autosize
             mah={columns.length > FILTER_THRESHOLD ? 360 : undefined}

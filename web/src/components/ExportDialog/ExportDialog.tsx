@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { notify } from '../../lib/notify';
+import { ColumnChecklist } from '../ColumnChecklist/ColumnChecklist';
 import type { ExportFormat } from '../../lib/exportFilename';
 
 /** Spec section 5: exports over this many records warn that they may take several minutes. */
@@ -8,11 +10,15 @@ export const LARGE_EXPORT_RECORDS = 10_000;
 export interface ExportDialogProps {
   opened: boolean;
   onClose: () => void;
-  onExport: (format: ExportFormat, filename: string) => void;
+  onExport: (format: ExportFormat, filename: string, columns: string[]) => void;
   exporting: boolean;
   totalRecords: number;
   /** Shown as the filename placeholder (what the server names it when left empty). */
   defaultFilename: string;
+  /** Every column that can be exported, in order. */
+  columns: readonly string[];
+  /** The columns checked when the dialog opens (the visible ones). */
+  defaultColumns: readonly string[];
 }
 
 /** Choose XLSX or CSV and an optional filename; the dialog is closed by the caller on success. */
@@ -23,17 +29,39 @@ export function ExportDialog({
   exporting,
   totalRecords,
   defaultFilename,
+  columns,
+  defaultColumns,
 }: ExportDialogProps) {
   const [format, setFormat] = useState<ExportFormat>('XLSX');
   const [filename, setFilename] = useState('');
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(defaultColumns));
+  // Each opening starts from the columns visible then.
+  const [openedWith, setOpenedWith] = useState<readonly string[] | null>(null);
+  if (opened && openedWith !== defaultColumns) {
+    setOpenedWith(defaultColumns);
+    setChosen(new Set(defaultColumns));
+  }
   const large = totalRecords > LARGE_EXPORT_RECORDS;
 
   return (
-    <Modal opened={opened} onClose={() => !exporting && onClose()} title="Export Results" centered lockScroll>
+    <Modal
+      opened={opened}
+      onClose={() => !exporting && onClose()}
+      title="Export Results"
+      centered
+      lockScroll
+      size="lg"
+    >
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (!exporting) onExport(format, filename);
+          if (exporting) return;
+          const selected = columns.filter((column) => chosen.has(column));
+          if (selected.length === 0) {
+            notify.error('Please select at least one column to export');
+            return;
+          }
+          onExport(format, filename, selected);
         }}
       >
         <Stack gap="md">
@@ -58,6 +86,14 @@ export function ExportDialog({
             onChange={(event) => setFilename(event.currentTarget.value)}
             maxLength={200}
           />
+          <Fieldset legend="Columns" variant="filled">
+            <ColumnChecklist
+              columns={columns}
+              checked={chosen}
+              onChange={setChosen}
+              label="Columns to export"
+            />
+          </Fieldset>
           {large && (
             <Alert color="yellow" title="Large export">
               This export has more than {LARGE_EXPORT_RECORDS.toLocaleString()} records and may take several

@@ -11,8 +11,8 @@ export interface SearchResultsProps {
   loading: boolean;
   data: SearchResponse | undefined;
   error: unknown;
-  /** Columns to show when the answer names none. */
-  fallbackColumns: readonly string[];
+  /** The columns to show (the visible ones), in order. */
+  columns: readonly string[];
   withSource: boolean;
   caption: string;
   onPage: (page: number) => void;
@@ -26,7 +26,7 @@ export function SearchResults({
   loading,
   data,
   error,
-  fallbackColumns,
+  columns,
   withSource,
   caption,
   onPage,
@@ -78,14 +78,13 @@ export function SearchResults({
   if (data.data.length === 0) {
     return (
       <Box pos="relative">
-        <LoadingOverlay visible={loading} />
+        <LoadingOverlay visible={loading} zIndex={5} />
         <Text c="dimmed" ta="center" py="xl">
           No search results found
         </Text>
       </Box>
     );
   }
-  const columns = data.columns.length > 0 ? data.columns : fallbackColumns;
   return (
     <Stack gap="sm">
       <SearchPager
@@ -97,7 +96,7 @@ export function SearchResults({
         disabled={loading}
       />
       <Box pos="relative" aria-busy={loading}>
-        <LoadingOverlay visible={loading} />
+        <LoadingOverlay visible={loading} zIndex={5} />
         <ResultsTable columns={columns} rows={data.data} caption={caption} withSource={withSource} />
       </Box>
     </Stack>

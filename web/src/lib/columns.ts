@@ -1,0 +1,12 @@
+/** Columns whose name contains `filter` (case-insensitive, trimmed), sorted by name for a checklist. */
+export function sortedColumns(columns: readonly string[], filter: string): string[] {
+  const needle = filter.trim().toLowerCase();
+  return columns
+    .filter((column) => !needle || column.toLowerCase().includes(needle))
+    .sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true }));
+}
+
+/** `columns` in their own order, without those in `hidden` (the visible columns of a screen). */
+export function visibleColumns(columns: readonly string[], hidden: ReadonlySet<string>): string[] {
+  return columns.filter((column) => !hidden.has(column));
+}

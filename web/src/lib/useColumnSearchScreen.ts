@@ -1,0 +1,107 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { FileRecord, FileType } from '@sift/api/contracts';
+import { useAuthorsSearch, useFiles, useGeneralSearch } from '../api/hooks';
+import { visibleColumns } from './columns';
+import { datedFilename } from './exportFilename';
+import { notify } from './notify';
+import { searchableFiles, unionColumns } from './search';
+import { useColumnSearchForm } from './useColumnSearchForm';
+import { useMinimumDuration } from './useMinimumDuration';
+import { useResultsExport } from './useResultsExport';
+import { useSearchErrorToasts } from './useSearchErrorToasts';
+
+/** Spec section 9: minimum display of the search loading state. */
+export const MIN_LOADING_MS = 1_000;
+
+/** Which GENERAL files a general search covers (the file filter; at most one list is set). */
+export interface FileScope {
+  fileIds?: string[];
+  excludedFileIds?: string[];
+}
+
+/**
+ * Everything the Search (GENERAL files) and Authors (AUTHOR files) screens share: the files list, the
+ * searchable files of the type and their columns, which columns are visible (all at first; the
+ * Column Settings dialog hides some), the per-column form, the search itself (loading held at least
+ * 1 s, failures toasted), and the export. `scope` narrows a general search to chosen files, and
+ * `columnsOf` picks the files whose columns are offered (default: all searchable files).
+ */
+export function useColumnSearchScreen(
+  fileType: FileType,
+  options: { scope?: FileScope; columnsOf?: (files: FileRecord[]) => FileRecord[] } = {},
+) {
+  const files = useFiles();
+  const typed = useMemo(() => searchableFiles(files.data, fileType), [files.data, fileType]);
+  const { columnsOf } = options;
+  const columns = useMemo(() => unionColumns(columnsOf ? columnsOf(typed) : typed), [typed, columnsOf]);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
+  const visibleSet = useMemo(() => new Set(visible), [visible]);
+  const setVisible = (next: ReadonlySet<string>) => setHidden(new Set(columns.filter((c) => !next.has(c))));
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const hasFiles = typed.length > 0;
+
+  const form = useColumnSearchForm(visible, { autoSearch: hasFiles });
+  const scope = fileType === 'GENERAL' ? options.scope : undefined;
+  const generalRequest = form.request && hasFiles ? { ...form.request, ...scope } : null;
+  const general = useGeneralSearch(fileType === 'GENERAL' ? generalRequest : null);
+  const authors = useAuthorsSearch(fileType === 'AUTHOR' && hasFiles ? form.request : null);
+  const search = fileType === 'GENERAL' ? general : authors;
+  const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
+  useSearchErrorToasts(search, form.request?.page ?? 0);
+
+  const exporter = useResultsExport({
+    request: form.request
+      ? fileType === 'GENERAL'
+        ? { searchCriteria: form.request.searchCriteria, ...scope }
+        : { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' }
+      : null,
+    results: search.data,
+    defaultFilename: () =>
+      datedFilename(fileType === 'GENERAL' ? 'search_results_' : 'authors_search_results_'),
+  });
+
+  // Spec section 8: the files list failing on the way in is toasted once.
+  const initialErrorShown = useRef(false);
+  useEffect(() => {
+    if (files.isError && !files.data && !initialErrorShown.current) {
+      initialErrorShown.current = true;
+      notify.error('Failed to load initial data. Please try again.');
+    }
+  }, [files.isError, files.data]);
+
+  /** Runs the form's search, or says why not (no searchable files). */
+  const runSearch = () => {
+    if (!hasFiles) {
+      notify.error(
+        fileType === 'GENERAL'
+          ? 'No files available for search. Please upload files first.'
+          : 'No author files available for search',
+      );
+      return;
+    }
+    if (!form.submit()) void search.refetch();
+  };
+
+  return {
+    files,
+    typed,
+    hasFiles,
+    columns,
+    visible,
+    visibleSet,
+    setVisible,
+    settings: {
+      opened: settingsOpen,
+      open: () => setSettingsOpen(true),
+      close: () => setSettingsOpen(false),
+    },
+    form,
+    search,
+    loading,
+    exporter,
+    runSearch,
+  };
+}
+
+export type ColumnSearchScreen = ReturnType<typeof useColumnSearchScreen>;
