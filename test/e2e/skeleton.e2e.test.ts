@@ -47,6 +47,13 @@ async function signIn(target: Page, email: string, name: string): Promise<void> 
   await target.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** A column's search input (an input with suggestions, labelled with the column's name). */
+function columnInput(column: string) {
+  return page
+    .getByRole('combobox', { name: column, exact: true })
+    .or(page.getByRole('textbox', { name: column, exact: true }));
+}
+
 /** Opens an entry of the header's Admin menu. */
 async function openAdmin(entry: 'Accounts' | 'System Admin'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin' }).click();
@@ -267,7 +274,7 @@ describe('Sift in a browser', () => {
     // The initial search (no criteria) shows every record of the fixture.
     await page.getByText('Showing 18 results').waitFor();
 
-    await page.getByLabel('Article Title', { exact: true }).fill('snakes');
+    await columnInput('Article Title').fill('snakes');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
 
     await page.getByText('Showing 1 result', { exact: true }).waitFor();
@@ -279,6 +286,29 @@ describe('Sift in a browser', () => {
     await match.waitFor();
     await expect(match.getByRole('cell').first().innerText()).resolves.toBe('wos-savedrecs-small.xls');
     await expect(rows.count()).resolves.toBe(2); // header + the one match
+  });
+
+  it("suggests a column's values while its input has the focus, and fills the input with one", async () => {
+    const input = page
+      .getByRole('combobox', { name: 'Article Title', exact: true })
+      .or(page.getByRole('textbox', { name: 'Article Title', exact: true }));
+    await input.fill('');
+    await input.focus();
+    const options = page.getByRole('option');
+    // Any values at first (the fixture has 18 titles: at most 10 are offered).
+    await expect.poll(() => options.count()).toBe(10);
+    await input.fill('GROUNDBORNE');
+    const option = page.getByRole('option', {
+      name: 'Sound garden: How snakes respond to airborne and groundborne sounds',
+    });
+    await option.waitFor();
+    await expect(options.count()).resolves.toBe(1);
+    await option.click();
+    await expect(input.inputValue()).resolves.toBe(
+      'Sound garden: How snakes respond to airborne and groundborne sounds',
+    );
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('Showing 1 result', { exact: true }).waitFor();
   });
 
   it('chooses the visible columns in Column Settings', async () => {
@@ -306,7 +336,7 @@ describe('Sift in a browser', () => {
     // File and Sheet, then only the chosen columns.
     expect(headers.slice(2).every((h) => /title/i.test(h))).toBe(true);
     expect(headers).toHaveLength(shown + 2);
-    await expect(page.getByLabel('Authors', { exact: true }).count()).resolves.toBe(0);
+    await expect(columnInput('Authors').count()).resolves.toBe(0);
 
     // Back to every column.
     await page.getByRole('button', { name: `${shown} of ${all} columns` }).click();
@@ -357,6 +387,41 @@ describe('Sift in a browser', () => {
     await page.getByText('Successfully deleted "snakes.csv"').waitFor();
     await page.getByText('No export history yet').waitFor();
     await page.getByText('Export search results to see them here').waitFor();
+  });
+
+  it('searches the AUTHOR file on /authors, one author a row, with suggestions and paging', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Authors' }).click();
+    await page.waitForURL(`${sift.url}/authors`);
+    await page.getByRole('heading', { name: 'Authors Search' }).waitFor();
+    await page.getByText('Tip: all author files are automatically included in your search').waitFor();
+
+    // The initial search covers every author row: 17 pages of 20, so the go-to box shows.
+    await page.getByText(/^Showing 1 to 20 of \d+ results$/).waitFor();
+    await page.getByText(/^Page 1 of \d+$/).waitFor();
+    const goTo = page.getByRole('textbox', { name: /^Go to page/ });
+    await goTo.fill('3');
+    await goTo.press('Enter');
+    await page.getByText(/^Page 3 of \d+$/).waitFor();
+    await page.getByText(/^Showing 41 to 60 of \d+ results$/).waitFor();
+    await screenshot('authors');
+
+    const authors = columnInput('Authors');
+    await authors.focus();
+    await expect.poll(() => page.getByRole('option').count()).toBe(10);
+    await authors.fill('Staples');
+    await page.getByRole('option', { name: 'Staples, T', exact: true }).click();
+    await page.getByText('Filters Active').waitFor();
+    // 'Staples, T' is also part of 'Staples, TL' (substring search): a second column narrows it.
+    await columnInput('Article Title').fill('sound garden');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('Showing 1 result', { exact: true }).waitFor();
+    const row = page.getByRole('table').getByRole('row').filter({ hasText: 'Staples, T' });
+    await expect(row.count()).resolves.toBe(1);
+    await expect(row.innerText()).resolves.toContain('Sound garden: How snakes respond');
+    await expect(page.getByRole('table').getByRole('row').count()).resolves.toBe(2); // header + 1
+
+    await page.getByRole('button', { name: 'Clear All' }).click();
+    await expect(page.getByText('Filters Active').count()).resolves.toBe(0);
   });
 
   it('deletes selected files in bulk on /files', async () => {

@@ -10,6 +10,7 @@ import {
   useQueryClient,
   type Query,
 } from '@tanstack/react-query';
+import { SUGGESTION_LIMIT } from '@sift/api/contracts';
 import type {
   Account,
   ExportRequest,
@@ -24,7 +25,7 @@ import type {
   UploadSessionSummary,
 } from '@sift/api/contracts';
 import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS, isApiError, UPLOAD_TIMEOUT_MS } from './client';
-import { mutationKeys, queryKeys } from './queryKeys';
+import { mutationKeys, queryKeys, type SuggestionSource } from './queryKeys';
 import { saveBlob } from '../lib/download';
 import { exportDownloadName, type ExportFormat } from '../lib/exportFilename';
 import { runUpload, type UploadRunOptions, type UploadTransport } from '../lib/uploadRun';
@@ -148,6 +149,57 @@ export function useDeleteFiles() {
         queryClient.invalidateQueries({ queryKey: queryKeys.search.all }),
       ]);
     },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions
+
+/** Spec section 9: with more file ids than this, suggestions are asked for with POST. */
+export const SUGGESTION_POST_ABOVE_IDS = 50;
+
+/**
+ * Whether a suggestion request goes as POST (spec section 7): regular suggestions when there are
+ * more than 50 file ids or any excluded ids; authors suggestions only when there are more than 50
+ * file ids and no excluded ids.
+ */
+export function suggestionUsesPost(source: SuggestionSource): boolean {
+  const many = (source.fileIds?.length ?? 0) > SUGGESTION_POST_ABOVE_IDS;
+  const excluded = (source.excludedFileIds?.length ?? 0) > 0;
+  return source.kind === 'regular' ? many || excluded : many && !excluded;
+}
+
+/**
+ * `/api/file/autocomplete/{regular|authors}/{column}`: up to 10 distinct values of the column
+ * containing `query` (any value when empty), most frequent first. Only runs while `enabled` (the
+ * input has the focus); answers are kept for 30 s.
+ */
+export function useColumnSuggestions(
+  source: SuggestionSource,
+  column: string,
+  query: string,
+  enabled: boolean,
+) {
+  return useQuery({
+    queryKey: queryKeys.suggestions.column(source, column, query),
+    queryFn: ({ signal }) => {
+      const path = `/file/autocomplete/${source.kind}/${encodeURIComponent(column)}`;
+      const params = { query, limit: SUGGESTION_LIMIT };
+      return suggestionUsesPost(source)
+        ? apiRequest<string[]>(path, {
+            method: 'POST',
+            body: { ...params, fileIds: source.fileIds, excludedFileIds: source.excludedFileIds },
+            signal,
+          })
+        : apiRequest<string[]>(path, {
+            query: { ...params, fileIds: source.fileIds?.length ? source.fileIds.join(',') : undefined },
+            signal,
+          });
+    },
+    enabled,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+    retry: false,
   });
 }
 

@@ -20,6 +20,11 @@ export const queryKeys = {
     general: (request: SearchRequest) => [...queryKeys.search.all, 'general', request] as const,
     authors: (request: PreprocessedSearchRequest) => [...queryKeys.search.all, 'authors', request] as const,
   },
+  suggestions: {
+    all: ['suggestions'] as const,
+    column: (source: SuggestionSource, column: string, query: string) =>
+      [...queryKeys.suggestions.all, source, column, query] as const,
+  },
   exports: {
     all: ['exports'] as const,
     list: () => [...queryKeys.exports.all, 'list'] as const,
@@ -49,6 +54,13 @@ export const mutationKeys = {
   deleteAccount: ['deleteAccount'] as const,
   maintenance: ['maintenance'] as const,
 } as const;
+
+/** Where a column's suggestions come from: GENERAL (`regular`) or AUTHOR files, and which ones. */
+export interface SuggestionSource {
+  kind: 'regular' | 'authors';
+  fileIds?: string[];
+  excludedFileIds?: string[];
+}
 
 /** What the admin account list is asked for (spec section 7: page, size, and active unless 'all'). */
 export interface AdminAccountsParams {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileRecord, FileType } from '@sift/api/contracts';
 import { useAuthorsSearch, useFiles, useGeneralSearch } from '../api/hooks';
+import type { SuggestionSource } from '../api/queryKeys';
 import { visibleColumns } from './columns';
 import { datedFilename } from './exportFilename';
 import { notify } from './notify';
@@ -83,6 +84,11 @@ export function useColumnSearchScreen(
     if (!form.submit()) void search.refetch();
   };
 
+  const suggestions = useMemo<SuggestionSource>(
+    () => (fileType === 'GENERAL' ? { kind: 'regular', ...scope } : { kind: 'authors' }),
+    [fileType, scope],
+  );
+
   return {
     files,
     typed,
@@ -101,6 +107,7 @@ export function useColumnSearchScreen(
     loading,
     exporter,
     runSearch,
+    suggestions,
   };
 }
 

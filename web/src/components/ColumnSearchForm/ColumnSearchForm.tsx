@@ -1,4 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import type { SuggestionSource } from '../../api/queryKeys';
+import { ColumnInput } from '../ColumnInput/ColumnInput';
 import { Badge, Button, Group, ScrollArea, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 
 export interface ColumnSearchFormProps {
@@ -8,6 +10,8 @@ export interface ColumnSearchFormProps {
   totalColumns: number;
   /** Opens the Column Settings dialog (the chip's action). */
   onColumnSettings: () => void;
+  /** Where each input's suggestions come from. */
+  suggestions: SuggestionSource;
   values: Readonly<Record<string, string>>;
   onChange: (column: string, text: string) => void;
   onSubmit: () => void;
@@ -30,6 +34,7 @@ export function ColumnSearchForm({
   columns,
   totalColumns,
   onColumnSettings,
+  suggestions,
   values,
   onChange,
   onSubmit,
@@ -101,22 +106,13 @@ export function ColumnSearchForm({
           >
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" verticalSpacing="xs" p={2}>
               {shown.map((column) => (
-                <TextInput
+                <ColumnInput
                   key={column}
-                  label={column}
-                  placeholder={`Search in ${column}`}
+                  column={column}
                   value={values[column] ?? ''}
-                  onChange={(event) => onChange(column, event.currentTarget.value)}
+                  onChange={(text) => onChange(column, text)}
+                  source={suggestions}
                   disabled={disabled}
-                  styles={{
-                    label: {
-                      overflow: 'hidden',
-                      textOverflow: 'ellipsis',
-                      whiteSpace: 'nowrap',
-                      maxWidth: '100%',
-                    },
-                  }}
-                  title={column}
                 />
               ))}
             </SimpleGrid>

@@ -32,6 +32,7 @@ export function ColumnSearchSection({
           columns={screen.visible}
           totalColumns={screen.columns.length}
           onColumnSettings={screen.settings.open}
+          suggestions={screen.suggestions}
           values={form.values}
           onChange={form.setValue}
           onSubmit={screen.runSearch}

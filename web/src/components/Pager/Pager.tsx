@@ -38,10 +38,13 @@ export function Pager({ page, totalPages, onPage, disabled = false, label }: Pag
       {pages > GO_TO_ABOVE_PAGES && (
         <TextInput
           size="xs"
-          w={90}
           label="Go to"
           aria-label={`Go to page (1 to ${pages})`}
-          styles={{ root: { display: 'flex', alignItems: 'center', gap: 6 }, label: { marginBottom: 0 } }}
+          styles={{
+            root: { display: 'flex', alignItems: 'center', gap: 6 },
+            label: { marginBottom: 0, whiteSpace: 'nowrap' },
+            wrapper: { width: 72 },
+          }}
           inputMode="numeric"
           placeholder={`1–${pages}`}
           value={goTo}
