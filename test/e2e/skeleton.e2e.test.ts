@@ -424,7 +424,7 @@ describe('Sift in a browser', () => {
     await expect(page.getByText('Filters Active').count()).resolves.toBe(0);
   });
 
-  it('deletes selected files in bulk on /files', async () => {
+  it('uploads two CSV files more', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-upload-'));
     try {
       const csvs = ['contacts-a.csv', 'contacts-b.csv'].map((name) => {
@@ -440,7 +440,38 @@ describe('Sift in a browser', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
 
+  it('narrows the search to included files, or leaves excluded ones out', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+    await page.waitForURL(`${sift.url}/search`);
+    await page.getByText('Showing 1 to 20 of 22 results').waitFor(); // 18 + 2 + 2
+
+    const picker = page.getByRole('button', { name: 'All files' });
+    await picker.click();
+    await page.getByRole('group', { name: 'Files to include' }).getByLabel('contacts-a.csv').check();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '1 file included' }).waitFor();
+    await page.getByText('Showing 2 results').waitFor();
+    // The columns offered are those of the included file.
+    await page.getByRole('button', { name: '2 of 2 columns' }).waitFor();
+    await screenshot('search-file-filter');
+
+    // Switching the mode clears the list; excluding the Web of Science export leaves the CSVs.
+    await page.getByText('Exclude', { exact: true }).click();
+    await page.getByRole('button', { name: 'All files' }).click();
+    await page.getByRole('group', { name: 'Files to exclude' }).getByLabel('wos-savedrecs-small.xls').check();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '1 file excluded' }).waitFor();
+    await page.getByText('Showing 4 results').waitFor();
+
+    await page.getByRole('button', { name: '1 file excluded' }).click();
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByText('Showing 1 to 20 of 22 results').waitFor();
+  });
+
+  it('deletes selected files in bulk on /files', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
     await page.getByRole('heading', { name: 'All Files (4 total)' }).waitFor();
     await page.getByText('Page 1 of 1').waitFor();

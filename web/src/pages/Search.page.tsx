@@ -1,15 +1,22 @@
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import type { FileRecord } from '@sift/api/contracts';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { ColumnSearchSection } from '../components/ColumnSearchSection/ColumnSearchSection';
+import { FileFilterControl } from '../components/FileFilterControl/FileFilterControl';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { datedFilename } from '../lib/exportFilename';
+import { filteredFiles, filterScope, NO_FILE_FILTER, type FileFilter } from '../lib/fileFilter';
 import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
 
 /** /search: per-column search over the PROCESSED GENERAL files. */
 export function SearchPage() {
-  const screen = useColumnSearchScreen('GENERAL');
+  const [filter, setFilter] = useState<FileFilter>(NO_FILE_FILTER);
+  const scope = useMemo(() => filterScope(filter), [filter]);
+  const columnsOf = useCallback((files: FileRecord[]) => filteredFiles(files, filter), [filter]);
+  const screen = useColumnSearchScreen('GENERAL', { scope, columnsOf });
   const { files, typed } = screen;
 
   if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;
@@ -17,6 +24,7 @@ export function SearchPage() {
     return <InitialLoadError title="Search" onRetry={() => void files.refetch()} />;
   }
 
+  const inScope = filteredFiles(typed, filter).length;
   const processing = files.data.some((file) => file.fileType === 'GENERAL' && file.status === 'PROCESSING');
 
   return (
@@ -45,8 +53,18 @@ export function SearchPage() {
       ) : (
         <ColumnSearchSection
           screen={screen}
+          toolbar={
+            <FileFilterControl
+              files={typed}
+              filter={filter}
+              onChange={(next) => {
+                setFilter(next);
+                screen.form.goToPage(0);
+              }}
+            />
+          }
           withSource
-          caption={`Search results in ${typed.length} ${typed.length === 1 ? 'file' : 'files'}`}
+          caption={`Search results in ${inScope} ${inScope === 1 ? 'file' : 'files'}`}
           defaultFilename={datedFilename('search_results_')}
         />
       )}

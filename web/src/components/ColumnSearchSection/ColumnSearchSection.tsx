@@ -1,4 +1,5 @@
-import { Button, Paper } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Box, Button, Paper } from '@mantine/core';
 import type { ColumnSearchScreen } from '../../lib/useColumnSearchScreen';
 import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
 import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
@@ -12,6 +13,8 @@ export interface ColumnSearchSectionProps {
   /** Show each row's file and sheet (general search). */
   withSource: boolean;
   defaultFilename: string;
+  /** Shown above the column inputs (the general search's file filter). */
+  toolbar?: ReactNode;
 }
 
 /**
@@ -23,11 +26,17 @@ export function ColumnSearchSection({
   caption,
   withSource,
   defaultFilename,
+  toolbar,
 }: ColumnSearchSectionProps) {
   const { form, search, exporter } = screen;
   return (
     <>
       <Paper withBorder p="md" radius="md">
+        {toolbar && (
+          <Box mb="md" pb="md" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+            {toolbar}
+          </Box>
+        )}
         <ColumnSearchForm
           columns={screen.visible}
           totalColumns={screen.columns.length}
