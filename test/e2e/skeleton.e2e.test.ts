@@ -389,6 +389,43 @@ describe('Sift in a browser', () => {
     await page.getByText('Export search results to see them here').waitFor();
   });
 
+  it('previews a split rule and exports one row per author and email', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+    await page.waitForURL(`${sift.url}/search`);
+    await page.getByText('Showing 18 results').waitFor();
+    await page.getByRole('button', { name: 'Export Results' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export Results' });
+    await dialog.getByLabel('Enable pre-processing').check();
+    const rule = dialog.getByRole('group', { name: 'Rule 1' });
+    await rule.getByLabel('Source column', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Authors', exact: true }).click();
+    await rule.getByLabel('Target column', { exact: true }).first().click();
+    await page.getByRole('option', { name: 'Author Full Names', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+
+    const preview = dialog.getByRole('status', { name: 'Pre-processing preview' });
+    const summary = await preview.getByText(/rows become/).innerText();
+    const [, before, after] = /^(\d+) rows become ([\d,]+) rows after pre-processing\.$/.exec(summary) ?? [];
+    expect(before).toBe('18');
+    const processed = Number(after!.replaceAll(',', ''));
+    expect(processed).toBeGreaterThan(18); // several authors a record
+    await expect(preview.getByRole('table').count()).resolves.toBe(2); // two examples
+    await screenshot('export-preprocessing', page);
+
+    await dialog.getByLabel('CSV').check();
+    await dialog.getByLabel('Filename (optional)').fill('authors-split');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('authors-split.csv');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Exports' }).click();
+    const entry = page.getByRole('listitem', { name: 'authors-split.csv' });
+    await entry
+      .getByText(new RegExp(`^${processed.toLocaleString('en-US')} records • CSV • \\d+ columns$`))
+      .waitFor();
+  });
+
   it('searches the AUTHOR file on /authors, one author a row, with suggestions and paging', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Authors' }).click();
     await page.waitForURL(`${sift.url}/authors`);

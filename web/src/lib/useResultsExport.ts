@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { SearchResponse } from '@sift/api/contracts';
+import type { PreprocessingPreview, PreprocessingRule, SearchResponse } from '@sift/api/contracts';
+import { apiRequest, EXPORT_TIMEOUT_MS } from '../api/client';
 import { useExport, type ExportVariables } from '../api/hooks';
 import { normalizeCustomFilename, type ExportFormat } from './exportFilename';
 import { notify } from './notify';
@@ -27,12 +28,21 @@ export function useResultsExport(options: {
     setOpened(true);
   };
 
-  const run = (format: ExportFormat, filename: string, columns?: string[]) => {
+  const run = (
+    format: ExportFormat,
+    filename: string,
+    columns?: string[],
+    rules?: PreprocessingRule[] | null,
+  ) => {
     if (!options.request) return;
     const customFilename = normalizeCustomFilename(filename, format) ?? options.defaultFilename?.();
     exporter.mutate(
       {
-        request: { ...options.request, ...(columns ? { columns } : {}) },
+        request: {
+          ...options.request,
+          ...(columns ? { columns } : {}),
+          ...(rules ? { enablePreprocessing: true, preprocessingRules: rules } : {}),
+        },
         format,
         ...(customFilename ? { customFilename } : {}),
       },
@@ -49,5 +59,13 @@ export function useResultsExport(options: {
     );
   };
 
-  return { opened, open, close: () => setOpened(false), run, exporting: exporter.isPending };
+  /** `POST /api/file/export/preview`: what the rules make of the current search's rows. */
+  const preview = (rules: PreprocessingRule[]) =>
+    apiRequest<PreprocessingPreview>('/file/export/preview', {
+      method: 'POST',
+      body: { ...options.request, enablePreprocessing: true, preprocessingRules: rules },
+      timeoutMs: EXPORT_TIMEOUT_MS,
+    });
+
+  return { opened, open, close: () => setOpened(false), run, preview, exporting: exporter.isPending };
 }

@@ -53,6 +53,7 @@ export function SearchPage() {
       ) : (
         <ColumnSearchSection
           screen={screen}
+          preprocessing
           toolbar={
             <FileFilterControl
               files={typed}

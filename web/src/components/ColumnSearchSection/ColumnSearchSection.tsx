@@ -15,6 +15,8 @@ export interface ColumnSearchSectionProps {
   defaultFilename: string;
   /** Shown above the column inputs (the general search's file filter). */
   toolbar?: ReactNode;
+  /** Offer pre-processing rules in the export dialog (general search; not the Authors screen). */
+  preprocessing?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export function ColumnSearchSection({
   withSource,
   defaultFilename,
   toolbar,
+  preprocessing = false,
 }: ColumnSearchSectionProps) {
   const { form, search, exporter } = screen;
   return (
@@ -75,6 +78,7 @@ export function ColumnSearchSection({
         defaultFilename={defaultFilename}
         columns={screen.columns}
         defaultColumns={screen.visible}
+        onPreview={preprocessing ? exporter.preview : undefined}
       />
       <ColumnSettings
         opened={screen.settings.opened}

@@ -1,6 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Fieldset, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import type { PreprocessingPreview, PreprocessingRule } from '@sift/api/contracts';
+import { errorMessage } from '../../api/client';
 import { notify } from '../../lib/notify';
+import { rulesProblem, toRequestRules, type RuleDraft } from '../../lib/preprocessing';
+import { PreprocessingRules } from './PreprocessingRules';
 import { ColumnChecklist } from '../ColumnChecklist/ColumnChecklist';
 import type { ExportFormat } from '../../lib/exportFilename';
 
@@ -10,7 +14,13 @@ export const LARGE_EXPORT_RECORDS = 10_000;
 export interface ExportDialogProps {
   opened: boolean;
   onClose: () => void;
-  onExport: (format: ExportFormat, filename: string, columns: string[]) => void;
+  /** `rules`: the pre-processing rules to apply (null: none). */
+  onExport: (
+    format: ExportFormat,
+    filename: string,
+    columns: string[],
+    rules: PreprocessingRule[] | null,
+  ) => void;
   exporting: boolean;
   totalRecords: number;
   /** Shown as the filename placeholder (what the server names it when left empty). */
@@ -19,6 +29,8 @@ export interface ExportDialogProps {
   columns: readonly string[];
   /** The columns checked when the dialog opens (the visible ones). */
   defaultColumns: readonly string[];
+  /** Offer pre-processing (general search): previews the rules against the current search. */
+  onPreview?: (rules: PreprocessingRule[]) => Promise<PreprocessingPreview>;
 }
 
 /** Choose XLSX or CSV and an optional filename; the dialog is closed by the caller on success. */
@@ -31,7 +43,31 @@ export function ExportDialog({
   defaultFilename,
   columns,
   defaultColumns,
+  onPreview,
 }: ExportDialogProps) {
+  const [preprocessing, setPreprocessing] = useState(false);
+  const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [preview, setPreview] = useState<PreprocessingPreview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const changeRules = (next: RuleDraft[]) => {
+    setRules(next);
+    setPreview(null); // a preview belongs to the rules it was made for
+    setPreviewError(null);
+  };
+  const runPreview = async () => {
+    if (!onPreview) return;
+    setPreviewing(true);
+    setPreviewError(null);
+    try {
+      setPreview(await onPreview(toRequestRules(rules)));
+    } catch (error) {
+      console.error('Pre-processing preview failed', error);
+      setPreviewError(errorMessage(error, 'Preview failed. Please try again.'));
+    } finally {
+      setPreviewing(false);
+    }
+  };
   const [format, setFormat] = useState<ExportFormat>('XLSX');
   const [filename, setFilename] = useState('');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(defaultColumns));
@@ -40,6 +76,7 @@ export function ExportDialog({
   if (opened && openedWith !== defaultColumns) {
     setOpenedWith(defaultColumns);
     setChosen(new Set(defaultColumns));
+    setPreview(null); // made for the search shown when it was asked for
   }
   const large = totalRecords > LARGE_EXPORT_RECORDS;
 
@@ -61,7 +98,14 @@ export function ExportDialog({
             notify.error('Please select at least one column to export');
             return;
           }
-          onExport(format, filename, selected);
+          if (onPreview && preprocessing) {
+            const problem = rulesProblem(rules);
+            if (problem) {
+              notify.error(problem);
+              return;
+            }
+          }
+          onExport(format, filename, selected, onPreview && preprocessing ? toRequestRules(rules) : null);
         }}
       >
         <Stack gap="md">
@@ -94,6 +138,21 @@ export function ExportDialog({
               label="Columns to export"
             />
           </Fieldset>
+          {onPreview && (
+            <Fieldset legend="Pre-processing" variant="filled">
+              <PreprocessingRules
+                enabled={preprocessing}
+                onEnabled={setPreprocessing}
+                rules={rules}
+                onRules={changeRules}
+                columns={columns}
+                onPreview={() => void runPreview()}
+                previewing={previewing}
+                preview={preview}
+                previewError={previewError}
+              />
+            </Fieldset>
+          )}
           {large && (
             <Alert color="yellow" title="Large export">
               This export has more than {LARGE_EXPORT_RECORDS.toLocaleString()} records and may take several
