@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { renderUi } from '../../test/render';
+import { ExportDialog } from './ExportDialog';
+
+const columns = ['Authors', 'Article Title', 'Email Addresses'];
+
+function open(onExport = vi.fn(), totalRecords = 5) {
+  renderUi(
+    <ExportDialog
+      opened
+      onClose={() => {}}
+      onExport={onExport}
+      exporting={false}
+      totalRecords={totalRecords}
+      defaultFilename="search_results_2026-11-23"
+      columns={columns}
+      defaultColumns={['Authors', 'Article Title']}
+    />,
+  );
+  return onExport;
+}
+
+describe('ExportDialog', () => {
+  it('exports the visible columns by default, in column order, with the chosen format and filename', async () => {
+    const onExport = open();
+    expect(screen.getByText('2 of 3 columns selected')).toBeTruthy();
+    await userEvent.click(screen.getByLabelText('CSV'));
+    await userEvent.type(screen.getByLabelText('Filename (optional)'), 'my results');
+    await userEvent.click(screen.getByLabelText('Email Addresses'));
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(onExport).toHaveBeenCalledExactlyOnceWith('CSV', 'my results', columns, null);
+  });
+
+  it('needs at least one column', async () => {
+    const onExport = open();
+    await userEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('Please select at least one column to export')).toBeTruthy();
+    expect(onExport).not.toHaveBeenCalled();
+  });
+
+  it('warns above 10,000 records and offers no pre-processing without a preview', () => {
+    open(vi.fn(), 10_001);
+    expect(screen.getByText(/may take several minutes/)).toBeTruthy();
+    expect(screen.queryByLabelText('Enable pre-processing')).toBeNull();
+  });
+});
