@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSift, type RunningSift } from '@sift/api';
@@ -17,6 +18,9 @@ import { fixture } from '../support/fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FIXTURE = fixture('wos-savedrecs-small.xls');
+/** The larger Web of Science export (469 records, with emails), uploaded later with two CSV files. */
+const EMAILS_FIXTURE = fixture('wos-savedrecs-emails.xls');
+const EMAILS_RECORDS = 469;
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 /** Screenshots of each main screen, for a person to look at (not committed). */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -363,6 +367,28 @@ describe('Sift in a browser', () => {
     await screenshot('search');
   });
 
+  it('exports the results as XLSX, values in cells', async () => {
+    await page.getByRole('button', { name: 'Export Results' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export Results' });
+    await dialog.getByLabel('Excel (XLSX)').check();
+    await dialog.getByLabel('Filename (optional)').fill('snakes');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('snakes.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await download.path())!);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+    const title = header.indexOf('Article Title');
+    expect(title).toBeGreaterThanOrEqual(0);
+    expect(sheet.rowCount).toBe(2); // header + the one match
+    expect(sheet.getRow(2).getCell(title + 1).value).toBe(
+      'Sound garden: How snakes respond to airborne and groundborne sounds',
+    );
+  });
+
   it('lists the export on /exports, downloads the same bytes again and deletes it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Exports' }).click();
     await page.waitForURL(`${sift.url}/exports`);
@@ -385,6 +411,12 @@ describe('Sift in a browser', () => {
     await entry.getByRole('button', { name: 'Delete snakes.csv' }).click();
     await page.getByRole('dialog', { name: 'Delete export' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Successfully deleted "snakes.csv"').waitFor();
+    await page
+      .getByRole('listitem', { name: 'snakes.xlsx' })
+      .getByText(/^1 record • XLSX • \d+ columns$/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Delete snakes.xlsx' }).click();
+    await page.getByRole('dialog', { name: 'Delete export' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No export history yet').waitFor();
     await page.getByText('Export search results to see them here').waitFor();
   });
@@ -461,7 +493,7 @@ describe('Sift in a browser', () => {
     await expect(page.getByText('Filters Active').count()).resolves.toBe(0);
   });
 
-  it('uploads two CSV files more', async () => {
+  it('uploads the other Web of Science export and two CSV files', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-upload-'));
     try {
       const csvs = ['contacts-a.csv', 'contacts-b.csv'].map((name) => {
@@ -470,7 +502,7 @@ describe('Sift in a browser', () => {
         return file;
       });
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click();
-      await page.getByLabel('Drag files here or click to browse').setInputFiles(csvs);
+      await page.getByLabel('Drag files here or click to browse').setInputFiles([EMAILS_FIXTURE, ...csvs]);
       await page
         .getByText('Upload complete! All files processed successfully.')
         .waitFor({ timeout: INGEST_TIMEOUT_MS });
@@ -482,7 +514,8 @@ describe('Sift in a browser', () => {
   it('narrows the search to included files, or leaves excluded ones out', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
     await page.waitForURL(`${sift.url}/search`);
-    await page.getByText('Showing 1 to 20 of 22 results').waitFor(); // 18 + 2 + 2
+    const everything = 18 + EMAILS_RECORDS + 2 + 2;
+    await page.getByText(`Showing 1 to 20 of ${everything} results`).waitFor();
 
     const picker = page.getByRole('button', { name: 'All files' });
     await picker.click();
@@ -494,29 +527,29 @@ describe('Sift in a browser', () => {
     await page.getByRole('button', { name: '2 of 2 columns' }).waitFor();
     await screenshot('search-file-filter');
 
-    // Switching the mode clears the list; excluding the Web of Science export leaves the CSVs.
+    // Switching the mode clears the list; excluding the small Web of Science export leaves the rest.
     await page.getByText('Exclude', { exact: true }).click();
     await page.getByRole('button', { name: 'All files' }).click();
     await page.getByRole('group', { name: 'Files to exclude' }).getByLabel('wos-savedrecs-small.xls').check();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: '1 file excluded' }).waitFor();
-    await page.getByText('Showing 4 results').waitFor();
+    await page.getByText(`Showing 1 to 20 of ${EMAILS_RECORDS + 4} results`).waitFor();
 
     await page.getByRole('button', { name: '1 file excluded' }).click();
     await page.getByRole('button', { name: 'Clear', exact: true }).click();
     await page.keyboard.press('Escape');
-    await page.getByText('Showing 1 to 20 of 22 results').waitFor();
+    await page.getByText(`Showing 1 to 20 of ${everything} results`).waitFor();
   });
 
   it('deletes selected files in bulk on /files', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
-    await page.getByRole('heading', { name: 'All Files (4 total)' }).waitFor();
+    await page.getByRole('heading', { name: 'All Files (6 total)' }).waitFor();
     await page.getByText('Page 1 of 1').waitFor();
 
-    // The page's checkbox selects all four; the same again clears them.
+    // The page's checkbox selects all six; the same again clears them.
     const pageBox = page.getByRole('checkbox', { name: 'Select all files on this page' });
     await pageBox.check();
-    await page.getByText('4 selected').waitFor();
+    await page.getByText('6 selected').waitFor();
     await page.getByRole('button', { name: 'Clear selection' }).waitFor();
     await pageBox.uncheck();
     await page.getByText('0 selected').waitFor();
@@ -537,7 +570,7 @@ describe('Sift in a browser', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByText('Successfully deleted 2 file(s)').waitFor();
-    await page.getByRole('heading', { name: 'All Files (2 total)' }).waitFor();
+    await page.getByRole('heading', { name: 'All Files (4 total)' }).waitFor();
     await expect(page.getByRole('row').filter({ hasText: 'contacts-' }).count()).resolves.toBe(0);
     await page.getByText('0 selected').waitFor();
   });
@@ -618,9 +651,9 @@ describe('Sift in a browser', () => {
     await typeAndConfirm('DELETE ALL');
     await page.getByText('Mass deletion completed successfully').waitFor();
     const result = page.getByRole('status', { name: 'Mass deletion result' });
-    // The fixture and the AUTHOR file derived from it.
+    // The two fixtures and the AUTHOR files derived from them.
     await expect(result.getByRole('row', { name: /File records deleted/ }).innerText()).resolves.toMatch(
-      /\b2$/,
+      /\b4$/,
     );
     await expect(result.getByRole('row', { name: /Upload tracking cleared/ }).innerText()).resolves.toMatch(
       /Yes$/,

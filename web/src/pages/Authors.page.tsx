@@ -63,6 +63,7 @@ export function AuthorsPage() {
             <ColumnSearchSection
               screen={screen}
               withSource={false}
+              fileCount={authorFiles.length}
               caption={`Author search results in ${authorFiles.length} author ${authorFiles.length === 1 ? 'file' : 'files'}`}
               defaultFilename={datedFilename('authors_search_results_')}
             />

@@ -54,6 +54,7 @@ export function SearchPage() {
         <ColumnSearchSection
           screen={screen}
           preprocessing
+          fileCount={inScope}
           toolbar={
             <FileFilterControl
               files={typed}

@@ -15,6 +15,8 @@ export interface ColumnSearchSectionProps {
   defaultFilename: string;
   /** Shown above the column inputs (the general search's file filter). */
   toolbar?: ReactNode;
+  /** How many files the search covers. */
+  fileCount: number;
   /** Offer pre-processing rules in the export dialog (general search; not the Authors screen). */
   preprocessing?: boolean;
 }
@@ -30,6 +32,7 @@ export function ColumnSearchSection({
   defaultFilename,
   toolbar,
   preprocessing = false,
+  fileCount,
 }: ColumnSearchSectionProps) {
   const { form, search, exporter } = screen;
   return (
@@ -78,6 +81,7 @@ export function ColumnSearchSection({
         defaultFilename={defaultFilename}
         columns={screen.columns}
         defaultColumns={screen.visible}
+        fileCount={fileCount}
         onPreview={preprocessing ? exporter.preview : undefined}
       />
       <ColumnSettings

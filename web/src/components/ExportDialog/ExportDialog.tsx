@@ -29,6 +29,8 @@ export interface ExportDialogProps {
   columns: readonly string[];
   /** The columns checked when the dialog opens (the visible ones). */
   defaultColumns: readonly string[];
+  /** How many files the search covers (said in the dialog). */
+  fileCount?: number;
   /** Offer pre-processing (general search): previews the rules against the current search. */
   onPreview?: (rules: PreprocessingRule[]) => Promise<PreprocessingPreview>;
 }
@@ -44,6 +46,7 @@ export function ExportDialog({
   columns,
   defaultColumns,
   onPreview,
+  fileCount,
 }: ExportDialogProps) {
   const [preprocessing, setPreprocessing] = useState(false);
   const [rules, setRules] = useState<RuleDraft[]>([]);
@@ -110,7 +113,10 @@ export function ExportDialog({
       >
         <Stack gap="md">
           <Text size="sm">
-            {totalRecords.toLocaleString()} {totalRecords === 1 ? 'record' : 'records'} will be exported.
+            {totalRecords.toLocaleString()} {totalRecords === 1 ? 'record' : 'records'}
+            {fileCount !== undefined &&
+              ` from ${fileCount.toLocaleString()} ${fileCount === 1 ? 'file' : 'files'}`}{' '}
+            will be exported.
           </Text>
           <Radio.Group
             label="Format"
