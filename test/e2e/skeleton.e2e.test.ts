@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Download,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSift, type RunningSift } from '@sift/api';
 import { fixture } from '../support/fixtures.ts';
@@ -56,6 +63,27 @@ function columnInput(column: string) {
   return page
     .getByRole('combobox', { name: column, exact: true })
     .or(page.getByRole('textbox', { name: column, exact: true }));
+}
+
+/**
+ * Exports the current results through the export dialog: `prepare` may set the dialog up first
+ * (pre-processing); then the format and filename are chosen and the download awaited.
+ */
+async function exportResults(
+  format: 'CSV' | 'Excel (XLSX)',
+  filename: string,
+  prepare?: (dialog: Locator) => Promise<void>,
+): Promise<Download> {
+  await page.getByRole('button', { name: 'Export Results' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export Results' });
+  await prepare?.(dialog);
+  await dialog.getByLabel(format).check();
+  await dialog.getByLabel('Filename (optional)').fill(filename);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  return download;
 }
 
 /** Opens an entry of the header's Admin menu. */
@@ -350,14 +378,7 @@ describe('Sift in a browser', () => {
   });
 
   it('exports the results as CSV', async () => {
-    await page.getByRole('button', { name: 'Export Results' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Export Results' });
-    await dialog.getByLabel('CSV').check();
-    await dialog.getByLabel('Filename (optional)').fill('snakes');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      dialog.getByRole('button', { name: 'Export', exact: true }).click(),
-    ]);
+    const download = await exportResults('CSV', 'snakes');
     expect(download.suggestedFilename()).toBe('snakes.csv');
     const file = await download.path();
     expect(file).toBeTruthy();
@@ -368,14 +389,7 @@ describe('Sift in a browser', () => {
   });
 
   it('exports the results as XLSX, values in cells', async () => {
-    await page.getByRole('button', { name: 'Export Results' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Export Results' });
-    await dialog.getByLabel('Excel (XLSX)').check();
-    await dialog.getByLabel('Filename (optional)').fill('snakes');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      dialog.getByRole('button', { name: 'Export', exact: true }).click(),
-    ]);
+    const download = await exportResults('Excel (XLSX)', 'snakes');
     expect(download.suggestedFilename()).toBe('snakes.xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile((await download.path())!);
@@ -425,31 +439,26 @@ describe('Sift in a browser', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
     await page.waitForURL(`${sift.url}/search`);
     await page.getByText('Showing 18 results').waitFor();
-    await page.getByRole('button', { name: 'Export Results' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Export Results' });
-    await dialog.getByLabel('Enable pre-processing').check();
-    const rule = dialog.getByRole('group', { name: 'Rule 1' });
-    await rule.getByLabel('Source column', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Authors', exact: true }).click();
-    await rule.getByLabel('Target column', { exact: true }).first().click();
-    await page.getByRole('option', { name: 'Author Full Names', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Preview' }).click();
+    let processed = 0;
+    const download = await exportResults('CSV', 'authors-split', async (dialog) => {
+      await dialog.getByLabel('Enable pre-processing').check();
+      const rule = dialog.getByRole('group', { name: 'Rule 1' });
+      await rule.getByLabel('Source column', { exact: true }).first().click();
+      await page.getByRole('option', { name: 'Authors', exact: true }).click();
+      await rule.getByLabel('Target column', { exact: true }).first().click();
+      await page.getByRole('option', { name: 'Author Full Names', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Preview' }).click();
 
-    const preview = dialog.getByRole('status', { name: 'Pre-processing preview' });
-    const summary = await preview.getByText(/rows become/).innerText();
-    const [, before, after] = /^(\d+) rows become ([\d,]+) rows after pre-processing\.$/.exec(summary) ?? [];
-    expect(before).toBe('18');
-    const processed = Number(after!.replaceAll(',', ''));
-    expect(processed).toBeGreaterThan(18); // several authors a record
-    await expect(preview.getByRole('table').count()).resolves.toBe(2); // two examples
-    await screenshot('export-preprocessing', page);
-
-    await dialog.getByLabel('CSV').check();
-    await dialog.getByLabel('Filename (optional)').fill('authors-split');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      dialog.getByRole('button', { name: 'Export', exact: true }).click(),
-    ]);
+      const preview = dialog.getByRole('status', { name: 'Pre-processing preview' });
+      const summary = await preview.getByText(/rows become/).innerText();
+      const [, before, after] =
+        /^(\d+) rows become ([\d,]+) rows after pre-processing\.$/.exec(summary) ?? [];
+      expect(before).toBe('18');
+      processed = Number(after!.replaceAll(',', ''));
+      expect(processed).toBeGreaterThan(18); // several authors a record
+      await expect(preview.getByRole('table').count()).resolves.toBe(2); // two examples
+      await screenshot('export-preprocessing', page);
+    });
     expect(download.suggestedFilename()).toBe('authors-split.csv');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Exports' }).click();
     const entry = page.getByRole('listitem', { name: 'authors-split.csv' });
