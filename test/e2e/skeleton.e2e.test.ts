@@ -585,7 +585,7 @@ describe('Sift in a browser', () => {
   });
 
   it('lets an admin activate a new account, which then reaches the profile setup', async () => {
-    const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const other = await browser.newContext({ viewport: { width: 375, height: 812 } });
     try {
       const reader = await other.newPage();
       reader.on('pageerror', (error) => pageErrors.push(error.message));
@@ -612,20 +612,35 @@ describe('Sift in a browser', () => {
       await page.getByText('Try adjusting your filter criteria').waitFor();
 
       await reader.getByRole('button', { name: 'Recheck Status' }).click();
+      await reader.getByText('Status checked successfully').waitFor();
       await reader.getByText("Let's get you set up").waitFor();
       await reader.getByLabel('First Name').fill('Grace');
       await reader.getByLabel('Last Name').fill('Hopper');
       await reader.getByRole('button', { name: 'Complete Setup' }).click();
       await reader.waitForURL(`${sift.url}/files`);
-      await screenshot('files-small-screen', reader);
 
       // Without admin:view the admin routes lead back to /files, and there is no Admin menu.
       await reader.goto(`${sift.url}/admin/system`);
       await reader.waitForURL(`${sift.url}/files`);
       await reader.getByRole('heading', { name: 'All Files (0 total)' }).waitFor();
+      await screenshot('files-small-screen', reader);
       await reader.getByRole('button', { name: 'Open navigation' }).click();
       await reader.getByRole('menuitem', { name: 'Exports' }).waitFor();
+      await screenshot('navigation-small-screen', reader);
       await expect(reader.getByRole('menuitem', { name: 'System Admin' }).count()).resolves.toBe(0);
+
+      // The admin deactivates, then deletes the account (the confirmation names its email).
+      await page.getByText('All Accounts', { exact: true }).click();
+      await page.getByText('2 of 2 accounts').waitFor();
+      await row.getByRole('button', { name: /^Deactivate / }).click();
+      await page.getByText('Account deactivated successfully').waitFor();
+      await row.getByText('Inactive', { exact: true }).waitFor();
+      await row.getByRole('button', { name: /^Delete / }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete account' });
+      await confirm.getByText(/reader@example\.com/).waitFor();
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Account deleted successfully').waitFor();
+      await page.getByText('1 of 1 accounts').waitFor();
     } finally {
       await other.close();
     }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderUi } from '../../test/render';
@@ -42,9 +42,14 @@ describe('ExportDialog', () => {
     expect(onExport).not.toHaveBeenCalled();
   });
 
-  it('warns above 10,000 records and offers no pre-processing without a preview', () => {
-    open(vi.fn(), 10_001);
+  it('warns above 10,000 records, asks for confirmation, and offers no pre-processing without a preview', async () => {
+    const onExport = open(vi.fn(), 10_001);
     expect(screen.getByText(/may take several minutes/)).toBeTruthy();
     expect(screen.queryByLabelText('Enable pre-processing')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Large export' });
+    expect(onExport).not.toHaveBeenCalled();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Export' }));
+    expect(onExport).toHaveBeenCalledExactlyOnceWith('XLSX', '', ['Authors', 'Article Title'], null);
   });
 });

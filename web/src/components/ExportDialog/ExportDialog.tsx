@@ -4,6 +4,7 @@ import type { PreprocessingPreview, PreprocessingRule } from '@sift/api/contract
 import { errorMessage } from '../../api/client';
 import { notify } from '../../lib/notify';
 import { rulesProblem, toRequestRules, type RuleDraft } from '../../lib/preprocessing';
+import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { PreprocessingRules } from './PreprocessingRules';
 import { ColumnChecklist } from '../ColumnChecklist/ColumnChecklist';
 import type { ExportFormat } from '../../lib/exportFilename';
@@ -49,6 +50,8 @@ export function ExportDialog({
   fileCount,
 }: ExportDialogProps) {
   const [preprocessing, setPreprocessing] = useState(false);
+  /** The export waiting for the large-export confirmation, if any. */
+  const [confirmLarge, setConfirmLarge] = useState<(() => void) | null>(null);
   const [rules, setRules] = useState<RuleDraft[]>([]);
   const [preview, setPreview] = useState<PreprocessingPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -108,7 +111,11 @@ export function ExportDialog({
               return;
             }
           }
-          onExport(format, filename, selected, onPreview && preprocessing ? toRequestRules(rules) : null);
+          const start = () =>
+            onExport(format, filename, selected, onPreview && preprocessing ? toRequestRules(rules) : null);
+          // Spec section 5: exports over 10,000 records ask for confirmation first.
+          if (large) setConfirmLarge(() => start);
+          else start();
         }}
       >
         <Stack gap="md">
@@ -175,6 +182,19 @@ export function ExportDialog({
           </Group>
         </Stack>
       </form>
+      <ConfirmDialog
+        opened={confirmLarge !== null}
+        title="Large export"
+        message={`This export has ${totalRecords.toLocaleString()} records and may take several minutes. Do not close the window until the download starts. Continue?`}
+        confirmLabel="Export"
+        confirmColor="blue"
+        onConfirm={() => {
+          const start = confirmLarge;
+          setConfirmLarge(null);
+          start?.();
+        }}
+        onCancel={() => setConfirmLarge(null)}
+      />
     </Modal>
   );
 }
