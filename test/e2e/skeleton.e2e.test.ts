@@ -438,6 +438,9 @@ describe('Sift in a browser', () => {
   it('previews a split rule and exports one row per author and email', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
     await page.waitForURL(`${sift.url}/search`);
+    // The search of before the visit to /exports is still there; Clear All shows every record.
+    await page.getByText('Showing 1 result', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Clear All' }).click();
     await page.getByText('Showing 18 results').waitFor();
     let processed = 0;
     const download = await exportResults('CSV', 'authors-split', async (dialog) => {

@@ -1,62 +1,63 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
+import type { FileType } from '@sift/api/contracts';
+import { useScreenSearchState, type ColumnSearchRequest } from '../stores/searchStore';
 import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
 
-export interface ColumnSearchRequest {
-  searchCriteria: Record<string, string>;
-  page: number;
-  size: number;
-}
+export type { ColumnSearchRequest } from '../stores/searchStore';
 
 /**
- * State of a per-column search form: the text typed per column, the submitted request (null until
- * the first search) and paging. Text of columns that are no longer available is dropped.
+ * State of a screen's per-column search form, kept in the search store so it survives a visit to
+ * another tab: the text typed per column, the submitted request (null until the first search) and
+ * paging. Text of columns that are no longer available is dropped.
  */
-export function useColumnSearchForm(columns: readonly string[], options: { autoSearch: boolean }) {
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [request, setRequest] = useState<ColumnSearchRequest | null>(null);
-  const [autoSearched, setAutoSearched] = useState(false);
-
+export function useColumnSearchForm(
+  fileType: FileType,
+  columns: readonly string[],
+  options: { autoSearch: boolean },
+) {
+  const [state, update] = useScreenSearchState(fileType);
+  const { values, request, autoSearched } = state;
   const columnSet = useMemo(() => new Set(columns), [columns]);
 
   // Re-sync with the available columns: unavailable ones are dropped with their search text.
   useEffect(() => {
-    setValues((current) => {
-      const kept = Object.entries(current).filter(([column]) => columnSet.has(column));
-      return kept.length === Object.keys(current).length ? current : Object.fromEntries(kept);
+    update((current) => {
+      const kept = Object.entries(current.values).filter(([column]) => columnSet.has(column));
+      return kept.length === Object.keys(current.values).length ? {} : { values: Object.fromEntries(kept) };
     });
-  }, [columnSet]);
+  }, [columnSet, update]);
 
   // The initial search runs once, as soon as there is something to search (page 0).
   useEffect(() => {
     if (options.autoSearch && !autoSearched) {
-      setAutoSearched(true);
-      setRequest({ searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE });
+      update({ autoSearched: true, request: { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE } });
     }
-  }, [options.autoSearch, autoSearched]);
+  }, [options.autoSearch, autoSearched, update]);
 
-  const setValue = useCallback((column: string, text: string) => {
-    setValues((current) => ({ ...current, [column]: text }));
-  }, []);
+  const setValue = useCallback(
+    (column: string, text: string) =>
+      update((current) => ({ values: { ...current.values, [column]: text } })),
+    [update],
+  );
 
   /** Submits the form; returns false when the same request is already shown (the caller refetches). */
-  const submit = useCallback((): boolean => {
+  const submit = (): boolean => {
     const criteria = buildCriteria(
       Object.fromEntries(Object.entries(values).filter(([c]) => columnSet.has(c))),
     );
     const next: ColumnSearchRequest = { searchCriteria: criteria, page: 0, size: SEARCH_PAGE_SIZE };
     const same = request !== null && JSON.stringify(request) === JSON.stringify(next);
-    if (!same) setRequest(next);
+    if (!same) update({ request: next });
     return !same;
-  }, [values, columnSet, request]);
+  };
 
-  const clear = useCallback(() => {
-    setValues({});
-    setRequest({ searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE });
-  }, []);
+  const clear = () =>
+    update({ values: {}, request: { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE } });
 
-  const goToPage = useCallback((page: number) => {
-    setRequest((current) => (current ? { ...current, page: Math.max(0, page) } : current));
-  }, []);
+  const goToPage = (page: number) =>
+    update((current) =>
+      current.request ? { request: { ...current.request, page: Math.max(0, page) } } : {},
+    );
 
   const activeTerms = useMemo(() => Object.keys(buildCriteria(values)).length, [values]);
 

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileRecord, FileType } from '@sift/api/contracts';
 import { useAuthorsSearch, useFiles, useGeneralSearch } from '../api/hooks';
+import { useScreenSearchState } from '../stores/searchStore';
 import type { SuggestionSource } from '../api/queryKeys';
 import { visibleColumns } from './columns';
 import { datedFilename } from './exportFilename';
@@ -35,14 +36,15 @@ export function useColumnSearchScreen(
   const typed = useMemo(() => searchableFiles(files.data, fileType), [files.data, fileType]);
   const { columnsOf } = options;
   const columns = useMemo(() => unionColumns(columnsOf ? columnsOf(typed) : typed), [typed, columnsOf]);
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const [{ hidden: hiddenList }, update] = useScreenSearchState(fileType);
+  const hidden = useMemo(() => new Set(hiddenList), [hiddenList]);
   const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
   const visibleSet = useMemo(() => new Set(visible), [visible]);
-  const setVisible = (next: ReadonlySet<string>) => setHidden(new Set(columns.filter((c) => !next.has(c))));
+  const setVisible = (next: ReadonlySet<string>) => update({ hidden: columns.filter((c) => !next.has(c)) });
   const [settingsOpen, setSettingsOpen] = useState(false);
   const hasFiles = typed.length > 0;
 
-  const form = useColumnSearchForm(visible, { autoSearch: hasFiles });
+  const form = useColumnSearchForm(fileType, visible, { autoSearch: hasFiles });
   const scope = fileType === 'GENERAL' ? options.scope : undefined;
   const generalRequest = form.request && hasFiles ? { ...form.request, ...scope } : null;
   const general = useGeneralSearch(fileType === 'GENERAL' ? generalRequest : null);

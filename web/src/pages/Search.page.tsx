@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { FileRecord } from '@sift/api/contracts';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
@@ -8,12 +8,14 @@ import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoade
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { datedFilename } from '../lib/exportFilename';
-import { filteredFiles, filterScope, NO_FILE_FILTER, type FileFilter } from '../lib/fileFilter';
+import { filteredFiles, filterScope, type FileFilter } from '../lib/fileFilter';
 import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
+import { useScreenSearchState } from '../stores/searchStore';
 
 /** /search: per-column search over the PROCESSED GENERAL files. */
 export function SearchPage() {
-  const [filter, setFilter] = useState<FileFilter>(NO_FILE_FILTER);
+  const [{ filter }, update] = useScreenSearchState('GENERAL');
+  const setFilter = (next: FileFilter) => update({ filter: next });
   const scope = useMemo(() => filterScope(filter), [filter]);
   const columnsOf = useCallback((files: FileRecord[]) => filteredFiles(files, filter), [filter]);
   const screen = useColumnSearchScreen('GENERAL', { scope, columnsOf });
