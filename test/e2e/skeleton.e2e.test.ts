@@ -375,6 +375,10 @@ describe('Sift in a browser', () => {
     await settings.getByRole('button', { name: 'Select All', exact: true }).click();
     await settings.getByText(`${all} of ${all} columns selected`).waitFor();
     await settings.getByRole('button', { name: 'Close' }).click();
+    // A column hidden and shown again keeps its text.
+    await expect(columnInput('Article Title').inputValue()).resolves.toBe(
+      'Sound garden: How snakes respond to airborne and groundborne sounds',
+    );
   });
 
   it('exports the results as CSV', async () => {

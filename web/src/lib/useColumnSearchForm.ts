@@ -8,16 +8,22 @@ export type { ColumnSearchRequest } from '../stores/searchStore';
 /**
  * State of a screen's per-column search form, kept in the search store so it survives a visit to
  * another tab: the text typed per column, the submitted request (null until the first search) and
- * paging. Text of columns that are no longer available is dropped.
+ * paging. Text of columns that are no longer available is dropped; a hidden column keeps its text
+ * for when it is shown again, but only visible columns are searched.
  */
 export function useColumnSearchForm(
   fileType: FileType,
-  columns: readonly string[],
+  columns: { available: readonly string[]; visible: readonly string[] },
   options: { autoSearch: boolean },
 ) {
   const [state, update] = useScreenSearchState(fileType);
   const { values, request, autoSearched } = state;
-  const columnSet = useMemo(() => new Set(columns), [columns]);
+  const columnSet = useMemo(() => new Set(columns.available), [columns.available]);
+  const visibleSet = useMemo(() => new Set(columns.visible), [columns.visible]);
+  const shownValues = useMemo(
+    () => Object.fromEntries(Object.entries(values).filter(([column]) => visibleSet.has(column))),
+    [values, visibleSet],
+  );
 
   // Re-sync with the available columns: unavailable ones are dropped with their search text.
   useEffect(() => {
@@ -59,7 +65,7 @@ export function useColumnSearchForm(
       current.request ? { request: { ...current.request, page: Math.max(0, page) } } : {},
     );
 
-  const activeTerms = useMemo(() => Object.keys(buildCriteria(values)).length, [values]);
+  const activeTerms = useMemo(() => Object.keys(buildCriteria(shownValues)).length, [shownValues]);
 
-  return { values, setValue, request, submit, clear, goToPage, activeTerms };
+  return { values: shownValues, setValue, request, submit, clear, goToPage, activeTerms };
 }

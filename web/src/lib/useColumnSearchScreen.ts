@@ -44,7 +44,7 @@ export function useColumnSearchScreen(
   const [settingsOpen, setSettingsOpen] = useState(false);
   const hasFiles = typed.length > 0;
 
-  const form = useColumnSearchForm(fileType, visible, { autoSearch: hasFiles });
+  const form = useColumnSearchForm(fileType, { available: columns, visible }, { autoSearch: hasFiles });
   const scope = fileType === 'GENERAL' ? options.scope : undefined;
   const generalRequest = form.request && hasFiles ? { ...form.request, ...scope } : null;
   const general = useGeneralSearch(fileType === 'GENERAL' ? generalRequest : null);
