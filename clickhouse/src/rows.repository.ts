@@ -697,8 +697,10 @@ export class RowsRepository {
     const c = this.#compile({ ...query, headers: [] });
     if (!c) return null;
     const params: Record<string, unknown> = { ...c.params };
+    // The first byte's code (= + - @ TAB CR LF), not a one-character substring: no string is made
+    // per cell (the check cost ~25 % of a CSV export's engine time).
     const safe = (expr: string) =>
-      `if(substring(${expr}, 1, 1) IN ('=', '+', '-', '@', '\\t', '\\r', '\\n') AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
+      `if(ascii(${expr}) IN (61, 43, 45, 64, 9, 13, 10) AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
     const fields = query.columns.map((header, i) => {
       params[`ch${i}`] = header;
       return safe(this.#valueOf(query.files, header, `ch${i}`) ?? "''");
@@ -719,14 +721,15 @@ export class RowsRepository {
    * The same CSV as {@link csv}, written by the embedded engine itself and appended to the file at
    * `path` (which the caller may have started with a BOM and a header row), streamed to disk by the
    * engine (~1.2M rows/s here, against ~0.2M rows/s passing the text through JavaScript), in
-   * keyset-bounded pieces of `pieceRows` rows: after each piece it yields the rows written so far,
-   * and everything in the file up to its current size is final, so a caller can send it while the
-   * engine writes the next piece. Embedded chDB only.
+   * keyset-bounded pieces of `pieceRows` rows: after each piece it yields the rows written so far.
+   * Everything in the file up to its current size is final at any moment (the engine appends), so a
+   * caller can send it while the engine writes. One piece per million rows: smaller pieces cost
+   * ~30 % more engine time at 1M rows (each is its own query). Embedded chDB only.
    */
   async *appendCsvFile(
     query: RowQuery & { columns: string[]; metadata?: boolean },
     path: string,
-    pieceRows = 250_000,
+    pieceRows = 1_000_000,
   ): AsyncGenerator<number> {
     const select = this.#csvSelect(query);
     if (!select) return;

@@ -37,6 +37,58 @@ async function sendRange(res: Response, file: string, start: number, end: number
   }
 }
 
+/** While the engine writes an export file, its new bytes are looked for this often, in ms. */
+const TAIL_INTERVAL_MS = 15;
+
+/**
+ * Runs `writing` (the engine writing `file`, yielding as it goes and returning the row count) and
+ * sends the file's bytes to `res` as they reach the disk, so the download runs alongside the
+ * engine rather than after each piece of it: the bytes below the file's current size are final
+ * (the engine appends). Rejects as soon as the writing fails, with part of the file sent: the
+ * caller then destroys the response, so the client sees a failed download, never a short file.
+ */
+async function sendWhileWritten(
+  res: Response,
+  file: string,
+  writing: AsyncGenerator<unknown, number>,
+): Promise<number> {
+  let outcome: { rows: number } | { error: unknown } | null = null;
+  let stopped = false;
+  const driven = (async () => {
+    for (;;) {
+      if (stopped) return 0; // no further piece once the download has failed
+      const step = await writing.next();
+      if (step.done) return step.value;
+    }
+  })().then(
+    (rows) => (outcome = { rows }),
+    (error: unknown) => (outcome = { error }),
+  );
+  try {
+    let sent = 0;
+    for (;;) {
+      const ended = outcome as { rows: number } | { error: unknown } | null; // read before the size
+      if (ended && 'error' in ended) throw ended.error;
+      const size = await stat(file).then(
+        (s) => s.size,
+        () => 0, // not created yet
+      );
+      if (size > sent) {
+        await sendRange(res, file, sent, size - 1);
+        sent = size;
+      } else if (ended) {
+        return ended.rows;
+      } else {
+        await Promise.race([driven, new Promise((resolve) => setTimeout(resolve, TAIL_INTERVAL_MS))]);
+      }
+    }
+  } catch (e) {
+    stopped = true;
+    await driven; // the piece in hand ends before the caller removes the file
+    throw e;
+  }
+}
+
 /**
  * Exports with a history: each export is streamed to the client and, at the same time, written to
  * `exportDir` (one file per export, a generated name); when it has ended, it is recorded with its
@@ -64,24 +116,7 @@ export class ExportHistory {
     // exports right after its download has ended finds this one.
     if (prepared.writeFile) {
       try {
-        // Each piece the engine has finished is sent while it writes the next one.
-        const pieces = prepared.writeFile(file);
-        let sent = 0;
-        let step = await pieces.next();
-        for (;;) {
-          const size = (await stat(file)).size;
-          const next = step.done ? null : pieces.next();
-          next?.catch(() => undefined); // surfaces at the await below
-          if (size > sent) {
-            await sendRange(res, file, sent, size - 1);
-            sent = size;
-          }
-          if (step.done) {
-            rowCount = step.value;
-            break;
-          }
-          step = await next!;
-        }
+        rowCount = await sendWhileWritten(res, file, prepared.writeFile(file));
       } catch (e) {
         await rm(file, { force: true });
         throw e;
