@@ -81,8 +81,12 @@ export class SearchService {
     try {
       const files = await this.files(ownerId, fileType, request);
       const query: RowQuery = { files, criteria: request.searchCriteria, sheets: request.sheetNames };
-      const totalRecords = await this.storage.rows.count(query);
-      const hits = totalRecords > page * size ? await this.storage.rows.page(query, page * size, size) : [];
+      // The count and the page are read at once (the engine runs them side by side); a page past
+      // the end comes back empty.
+      const [totalRecords, hits] = await Promise.all([
+        this.storage.rows.count(query),
+        this.storage.rows.page(query, page * size, size),
+      ]);
       return {
         data: toResultRows(hits, files),
         totalRecords,
