@@ -55,9 +55,9 @@ export interface PreparedExport {
   /** Streams the matching rows into `out` (never holding the whole result), then ends `out`. */
   write(out: Writable): Promise<number>;
   /**
-   * When offered (faster): writes the export into a new file at this path itself, piece by piece.
-   * Each value yielded means the file has grown and everything in it up to its current size is
-   * final (the caller may send it while the next piece is written); returns the row count.
+   * When offered (faster): writes the export into a new file at this path itself, piece by piece,
+   * only ever appending, so everything in the file up to its current size is final at any moment
+   * (the caller sends it while it is written). Yields after each piece; returns the row count.
    */
   writeFile?(file: string): AsyncGenerator<void, number>;
 }
