@@ -48,9 +48,7 @@ export function useColumnSearchForm(
 
   /** Submits the form; returns false when the same request is already shown (the caller refetches). */
   const submit = (): boolean => {
-    const criteria = buildCriteria(
-      Object.fromEntries(Object.entries(values).filter(([c]) => columnSet.has(c))),
-    );
+    const criteria = buildCriteria(shownValues);
     const next: ColumnSearchRequest = { searchCriteria: criteria, page: 0, size: SEARCH_PAGE_SIZE };
     const same = request !== null && JSON.stringify(request) === JSON.stringify(next);
     if (!same) update({ request: next });

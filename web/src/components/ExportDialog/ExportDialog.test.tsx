@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderUi } from '../../test/render';
@@ -32,6 +33,35 @@ describe('ExportDialog', () => {
     await userEvent.click(screen.getByLabelText('Email Addresses'));
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     expect(onExport).toHaveBeenCalledExactlyOnceWith('CSV', 'my results', columns, null);
+  });
+
+  it('starts each opening from the visible columns again', async () => {
+    const visible = ['Authors', 'Article Title']; // the same array each render, as the screen memoises it
+    function Reopen() {
+      const [opened, setOpened] = useState(true);
+      return (
+        <>
+          <button onClick={() => setOpened(true)}>Reopen</button>
+          <ExportDialog
+            opened={opened}
+            onClose={() => setOpened(false)}
+            onExport={() => {}}
+            exporting={false}
+            totalRecords={5}
+            defaultFilename="x"
+            columns={columns}
+            defaultColumns={visible}
+          />
+        </>
+      );
+    }
+    renderUi(<Reopen />);
+    await userEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
+    expect(screen.getByText('0 of 3 columns selected')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Export Results' })).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Reopen' }));
+    expect(await screen.findByText('2 of 3 columns selected')).toBeTruthy();
   });
 
   it('needs at least one column', async () => {

@@ -77,12 +77,14 @@ export function ExportDialog({
   const [format, setFormat] = useState<ExportFormat>('XLSX');
   const [filename, setFilename] = useState('');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(defaultColumns));
-  // Each opening starts from the columns visible then.
-  const [openedWith, setOpenedWith] = useState<readonly string[] | null>(null);
-  if (opened && openedWith !== defaultColumns) {
-    setOpenedWith(defaultColumns);
-    setChosen(new Set(defaultColumns));
-    setPreview(null); // made for the search shown when it was asked for
+  // Each opening starts from the columns visible then, without the preview of an earlier search.
+  const [wasOpened, setWasOpened] = useState(false);
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
+    if (opened) {
+      setChosen(new Set(defaultColumns));
+      setPreview(null);
+    }
   }
   const large = totalRecords > LARGE_EXPORT_RECORDS;
 
