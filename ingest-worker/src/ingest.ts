@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRow, RowBatch, Storage } from '@sift/clickhouse';
 import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './authors.ts';
 import type { IngestFilePayload, IngestProgress } from './jobs.ts';
-import { stat } from 'node:fs/promises';
 import {
   InvalidFileError,
   readSpreadsheet,
@@ -122,7 +121,7 @@ export class FileLoader {
 
   /**
    * Adds one row (cells aligned with the headers). Once the headers have columns, a row bound for a
-   * batch file is turned into its CSV record at once and written out in pieces of RECORD_CHARS, so
+   * batch file is turned into its CSV record at once and written out in pieces of RECORD_BYTES, so
    * the rows of a batch are not kept: kept until the batch is full, 20,000 rows outlived the young
    * generation and piled up in the old one (xlsx ingest peaked ~120 MB higher).
    */

@@ -94,13 +94,17 @@ export function useFiles() {
   });
 }
 
-/** `DELETE /api/file/files/{id}`. Deleting changes the list and every search. */
+/** `DELETE /api/file/files/{id}` (its AUTHOR file goes with a GENERAL file). */
+function deleteFileCall(file: Pick<FileRecord, 'id'>): Promise<unknown> {
+  return apiRequest<unknown>(`/file/files/${encodeURIComponent(file.id)}`, { method: 'DELETE' });
+}
+
+/** Deletes one file. Deleting changes the list and every search. */
 export function useDeleteFile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: mutationKeys.deleteFile,
-    mutationFn: (file: Pick<FileRecord, 'id' | 'originalFilename'>) =>
-      apiRequest<unknown>(`/file/files/${encodeURIComponent(file.id)}`, { method: 'DELETE' }),
+    mutationFn: (file: Pick<FileRecord, 'id' | 'originalFilename'>) => deleteFileCall(file),
     onSuccess: async (_data, file) => {
       queryClient.removeQueries({ queryKey: queryKeys.files.detail(file.id) });
       await Promise.all([
@@ -131,7 +135,7 @@ export function useDeleteFiles() {
       const worker = async () => {
         for (let file = queue.shift(); file; file = queue.shift()) {
           try {
-            await apiRequest<unknown>(`/file/files/${encodeURIComponent(file.id)}`, { method: 'DELETE' });
+            await deleteFileCall(file);
             result.deleted.push(file);
           } catch (error) {
             // Already gone (an AUTHOR file goes with the file it was derived from): deleted all the same.

@@ -53,6 +53,9 @@ export function useColumnSearchScreen(
   const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
   useSearchErrorToasts(search, form.request?.page ?? 0);
 
+  /** What an export is called when the person gives no filename (spec section 5). */
+  const defaultFilename = () =>
+    datedFilename(fileType === 'GENERAL' ? 'search_results_' : 'authors_search_results_');
   const exporter = useResultsExport({
     request: form.request
       ? fileType === 'GENERAL'
@@ -60,8 +63,7 @@ export function useColumnSearchScreen(
         : { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' }
       : null,
     results: search.data,
-    defaultFilename: () =>
-      datedFilename(fileType === 'GENERAL' ? 'search_results_' : 'authors_search_results_'),
+    defaultFilename,
   });
 
   // Spec section 8: the files list failing on the way in is toasted once.
@@ -108,6 +110,7 @@ export function useColumnSearchScreen(
     search,
     loading,
     exporter,
+    defaultFilename,
     runSearch,
     suggestions,
   };

@@ -3,7 +3,6 @@ import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine
 import { ColumnSearchSection } from '../components/ColumnSearchSection/ColumnSearchSection';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
-import { datedFilename } from '../lib/exportFilename';
 import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
 
 /** /authors: per-column search over the AUTHOR files (one author and their email per row). */
@@ -65,7 +64,6 @@ export function AuthorsPage() {
               withSource={false}
               fileCount={authorFiles.length}
               caption={`Author search results in ${authorFiles.length} author ${authorFiles.length === 1 ? 'file' : 'files'}`}
-              defaultFilename={datedFilename('authors_search_results_')}
             />
           ) : (
             <Paper withBorder p="md" radius="md">

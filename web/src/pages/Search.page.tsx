@@ -7,7 +7,6 @@ import { FileFilterControl } from '../components/FileFilterControl/FileFilterCon
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
-import { datedFilename } from '../lib/exportFilename';
 import { filteredFiles, filterScope, type FileFilter } from '../lib/fileFilter';
 import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
 import { useScreenSearchState } from '../stores/searchStore';
@@ -69,7 +68,6 @@ export function SearchPage() {
           }
           withSource
           caption={`Search results in ${inScope} ${inScope === 1 ? 'file' : 'files'}`}
-          defaultFilename={datedFilename('search_results_')}
         />
       )}
     </Stack>

@@ -12,7 +12,6 @@ export interface ColumnSearchSectionProps {
   caption: string;
   /** Show each row's file and sheet (general search). */
   withSource: boolean;
-  defaultFilename: string;
   /** Shown above the column inputs (the general search's file filter). */
   toolbar?: ReactNode;
   /** How many files the search covers. */
@@ -29,7 +28,6 @@ export function ColumnSearchSection({
   screen,
   caption,
   withSource,
-  defaultFilename,
   toolbar,
   preprocessing = false,
   fileCount,
@@ -78,7 +76,7 @@ export function ColumnSearchSection({
         onExport={exporter.run}
         exporting={exporter.exporting}
         totalRecords={search.data?.totalRecords ?? 0}
-        defaultFilename={defaultFilename}
+        defaultFilename={screen.defaultFilename()}
         columns={screen.columns}
         defaultColumns={screen.visible}
         fileCount={fileCount}
