@@ -8,11 +8,8 @@ import type { Response } from 'express';
 import type { ExportDocument, Storage, StoredDocument } from '@sift/clickhouse';
 import type { ExportHistoryEntry, PreprocessingPreview } from '../contracts.ts';
 import { NotFoundError } from '../errors.ts';
-import type { ExportService, ParsedExportRequest } from './export.service.ts';
+import { READ_CHUNK, type ExportService, type ParsedExportRequest } from './export.service.ts';
 import { tee } from './tee.ts';
-
-/** Kept export files are sent in 1 MB reads (the 64 KB default costs ~16× the writes to the socket). */
-const READ_CHUNK = { highWaterMark: 1024 * 1024 };
 
 /**
  * Writes bytes `start`–`end` (inclusive) of `file` to `res`, waiting while it is full; rejects if

@@ -17,6 +17,9 @@ export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
 
 const META_COLUMNS = ['File', 'Sheet', 'Row'];
 
+/** Files an export is made of are read in 1 MB pieces (the 64 KB default costs ~16× the writes to the socket). */
+export const READ_CHUNK = { highWaterMark: 1024 * 1024 };
+
 /** A plain number (`-2`, `+1.5`, `3e-7`): safe to export as it is. */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -304,7 +307,7 @@ async function fillFromSheetFiles(
   let n = 0;
   try {
     for await (const part of storage.rows.xlsxSheetFiles(query, sheet, fileOf)) {
-      await workbook.addSheet(createReadStream(part.path, { highWaterMark: 1024 * 1024 }), part.rows);
+      await workbook.addSheet(createReadStream(part.path, READ_CHUNK), part.rows);
       await rm(part.path, { force: true });
       n += part.rows;
     }

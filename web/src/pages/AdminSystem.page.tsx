@@ -143,16 +143,22 @@ function ResultPanel({ title, result, fields }: { title: string; result: Deletio
   );
 }
 
-type MassDeleteStep = 'idle' | 'confirm' | 'confirm-again' | 'type' | 'running';
+/** Spec section 8: the server's error field, else the message, else 'Unknown error'. */
+const reason = (error: unknown) =>
+  errorMessage(error, error instanceof Error ? error.message : 'Unknown error');
+
+/** Where the mass delete's confirmations stand (it runs once the phrase is typed). */
+type MassDeleteStep = 'idle' | 'confirm' | 'confirm-again' | 'type';
 
 /** /admin/system: data maintenance cards and the mass delete (spec section 2, Admin System). */
 export function AdminSystemPage() {
   const maintenance = useMaintenance();
-  const [running, setRunning] = useState<MaintenanceKind | null>(null);
   const [results, setResults] = useState<Partial<Record<MaintenanceKind, DeletionResult>>>({});
   const [confirming, setConfirming] = useState<MaintenanceCard | null>(null);
   const [step, setStep] = useState<MassDeleteStep>('idle');
   const [typed, setTyped] = useState('');
+  /** The call running, if any (one at a time: the other buttons wait). */
+  const running = maintenance.isPending ? maintenance.variables : null;
 
   const run = (
     kind: MaintenanceKind,
@@ -160,7 +166,6 @@ export function AdminSystemPage() {
     done: (r: DeletionResult) => void,
     failed: (e: unknown) => void,
   ) => {
-    setRunning(kind);
     maintenance.mutate(kind, {
       onSuccess: (result) => {
         setResults((current) => ({ ...current, [kind]: result }));
@@ -170,7 +175,6 @@ export function AdminSystemPage() {
         console.error(`${label} failed`, error);
         failed(error);
       },
-      onSettled: () => setRunning(null),
     });
   };
 
@@ -185,27 +189,19 @@ export function AdminSystemPage() {
         ),
       (error) =>
         notify.error(
-          `${card.destructive ? 'Failed to delete' : 'Failed to run'} ${card.label}: ${errorMessage(error, error instanceof Error ? error.message : 'Unknown error')}`,
+          `${card.destructive ? 'Failed to delete' : 'Failed to run'} ${card.label}: ${reason(error)}`,
         ),
     );
   };
 
   const runMassDelete = () => {
-    setStep('running');
+    setStep('idle');
     setTyped('');
     run(
       'massDelete',
       'Mass deletion',
-      () => {
-        setStep('idle');
-        notify.success('Mass deletion completed successfully');
-      },
-      (error) => {
-        setStep('idle');
-        notify.error(
-          `Mass deletion failed: ${errorMessage(error, error instanceof Error ? error.message : 'Unknown error')}`,
-        );
-      },
+      () => notify.success('Mass deletion completed successfully'),
+      (error) => notify.error(`Mass deletion failed: ${reason(error)}`),
     );
   };
 
@@ -284,13 +280,13 @@ export function AdminSystemPage() {
           <Group>
             <Button
               color="red"
-              loading={step === 'running'}
+              loading={running === 'massDelete'}
               disabled={running !== null}
               onClick={() => setStep('confirm')}
             >
               DELETE ALL FILES AND DATA
             </Button>
-            {step === 'running' && (
+            {running === 'massDelete' && (
               <Group gap="xs" role="status">
                 <Loader size="sm" color="red" />
                 <Text size="sm">Deleting all files and data...</Text>
