@@ -120,3 +120,30 @@ it('writes every row once, in order, in pieces, with metadata and neutralised ce
     filtered += piece;
   expect(filtered).toBe('"a9"\n');
 });
+
+it('reports the bytes the engine has read while it loads a CSV file', async () => {
+  const headers = ['Name', 'Title', 'Notes'];
+  const columnMap = await storage.rows.ensureColumns(headers);
+  const csvPath = path.join(dir, 'progress.csv');
+  const line = (i: number) => `Person ${i},"A title, number ${i}",${'notes '.repeat(20)}${i}\n`;
+  writeFileSync(csvPath, Array.from({ length: 150_000 }, (_, i) => line(i)).join(''));
+  const size = readFileSync(csvPath).length;
+  const seen: number[] = [];
+  const fileId = randomUUID();
+  await storage.rows.loadCsvFile({
+    fileId,
+    sheet: 'progress',
+    path: csvPath,
+    delimiter: ',',
+    columns: headers.map((h) => columnMap[h]!),
+    firstRowNumber: 1,
+    progressEveryMs: 20,
+    onProgress: (bytes) => seen.push(bytes),
+  });
+  expect(await storage.rows.countFile(fileId)).toBe(150_000);
+  // The engine's own count: several readings, never going back, never past the file.
+  expect(seen.length).toBeGreaterThanOrEqual(2);
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  expect(seen.every((b) => b >= 0 && b <= size)).toBe(true);
+  expect(new Set(seen).size).toBeGreaterThanOrEqual(2);
+});

@@ -2,6 +2,8 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { createHash } from 'node:crypto';
 import type { FileRow } from './files.repository.ts';
 import { MAX_TEXT_INDEXES, TEXT_INDEX_TYPE, textIndexName, wantsTextIndex } from './skip-index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { stringLiteral } from './inline-params.ts';
 import { ident, likeContains } from './sql.ts';
 
 /**
@@ -164,6 +166,23 @@ interface Compiled {
   useExtra: boolean;
 }
 
+/** A CSV body for RowsRepository.loadCsvFile. */
+export interface CsvFileLoad {
+  fileId: string;
+  sheet: string;
+  path: string;
+  delimiter: string;
+  columns: string[];
+  firstRowNumber: number;
+  /** Lines at the start of the file that are not rows (blank lines and the header row). */
+  skipLines?: number;
+  /**
+   * Also read one field past `columns` and, where a row has something there, record it under
+   * RAGGED_MARKER in `extra` (see countRagged): the rows must then be loaded again, wider.
+   */
+  detectRagged?: boolean;
+}
+
 /** Searchable rows of every file in `{database}.rows`, one physical column per distinct header. */
 export class RowsRepository {
   readonly #client: ClickHouseClient;
@@ -269,22 +288,52 @@ export class RowsRepository {
    * `firstRowNumber`; records with no content are skipped (their numbers are not reused). Quoting as
    * RFC 4180; whitespace and `\N` are kept as text; short records are padded, long ones' extra
    * (empty) fields ignored. Embedded chDB only: a server cannot read this process's files.
+   * `onProgress` is called about every `progressEveryMs` (default 500) with the bytes of the file
+   * the engine has read so far (its own count, from `system.processes`), while the INSERT runs.
    */
-  async loadCsvFile(params: {
-    fileId: string;
-    sheet: string;
-    path: string;
-    delimiter: string;
-    columns: string[];
-    firstRowNumber: number;
-    /** Lines at the start of the file that are not rows (blank lines and the header row). */
-    skipLines?: number;
-    /**
-     * Also read one field past `columns` and, where a row has something there, record it under
-     * RAGGED_MARKER in `extra` (see countRagged): the rows must then be loaded again, wider.
-     */
-    detectRagged?: boolean;
-  }): Promise<void> {
+  async loadCsvFile(
+    params: CsvFileLoad & {
+      onProgress?: (bytesRead: number) => unknown;
+      progressEveryMs?: number;
+    },
+  ): Promise<void> {
+    const insert = this.#insertCsvFile(params);
+    const { onProgress } = params;
+    if (!onProgress) return insert;
+    const stop = new AbortController();
+    const watch = (async () => {
+      const every = params.progressEveryMs ?? 500;
+      while (!stop.signal.aborted) {
+        await sleep(every, undefined, { signal: stop.signal }).catch(() => undefined);
+        const bytes = stop.signal.aborted ? null : await this.#bytesReadFrom(params.path).catch(() => null);
+        if (bytes !== null && !stop.signal.aborted) await onProgress(bytes);
+      }
+    })();
+    try {
+      await insert;
+    } finally {
+      stop.abort();
+      await watch;
+    }
+  }
+
+  /**
+   * Bytes a running `INSERT … FROM file(path)` has read, from the engine's process list (the query
+   * text holds the path as a literal once its parameters are inlined; see PooledConnection), or
+   * null when none is running. Runs on another connection of the pool than the INSERT.
+   */
+  async #bytesReadFrom(path: string): Promise<number | null> {
+    const rs = await this.#client.query({
+      query: `SELECT max(read_bytes) AS bytes, count() AS n FROM system.processes
+              WHERE query_kind = 'Insert' AND position(query, {needle:String}) > 0`,
+      query_params: { needle: `file(${stringLiteral(path)}` },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ bytes: number; n: number }>();
+    return row && Number(row.n) > 0 ? Number(row.bytes) : null;
+  }
+
+  async #insertCsvFile(params: CsvFileLoad): Promise<void> {
     const fields = params.columns.map((_, i) => `f${i}`);
     const probe = params.detectRagged ? [`f${fields.length}`] : [];
     const structure = [...fields, ...probe].map((f) => `${f} String`).join(', ');

@@ -144,14 +144,11 @@ export async function recordStartsWithBlank(filePath: string, encoding: Encoding
   return false;
 }
 
-/** Engine throughput assumed for progress while one INSERT reads a whole file (bytes/s, measured ~300 MB/s). */
-const ENGINE_BYTES_PER_SECOND = 150 * 1024 * 1024;
-
 /**
  * One INSERT reads the stored file where it is (no copy): the fastest path. Row numbers follow
  * records as long as every line before the body is one record (blank lines and a one-line header).
  * Returns null when a row had more fields than the header row (the caller loads it again, wider).
- * Progress during the INSERT is estimated from the file size (the engine does not report it).
+ * Progress during the INSERT is the share of the file the engine has read (0–90 %).
  */
 async function loadDirect(
   ctx: LoadContext,
@@ -163,26 +160,19 @@ async function loadDirect(
   const headers = uniqueHeaders(header.cells);
   const general = await startSheet(ctx, sheet, headers, sample);
   if (!general) return null;
-  const size = (await stat(ctx.filePath)).size;
-  const started = Date.now();
-  const timer = setInterval(() => {
-    const estimate = ((Date.now() - started) / 1000) * ENGINE_BYTES_PER_SECOND;
-    void ctx.progress(Math.min(90, Math.floor((estimate / Math.max(size, 1)) * 90)));
-  }, PROGRESS_INTERVAL_MS);
-  try {
-    await ctx.storage.rows.loadCsvFile({
-      fileId: ctx.fileId,
-      sheet,
-      path: ctx.filePath,
-      delimiter,
-      columns: headers.map((h) => general.columnMap[h]!),
-      firstRowNumber: header.rowNumber + 1,
-      skipLines: header.rowNumber,
-      detectRagged: true,
-    });
-  } finally {
-    clearInterval(timer);
-  }
+  const size = Math.max(1, (await stat(ctx.filePath)).size);
+  await ctx.storage.rows.loadCsvFile({
+    fileId: ctx.fileId,
+    sheet,
+    path: ctx.filePath,
+    delimiter,
+    columns: headers.map((h) => general.columnMap[h]!),
+    firstRowNumber: header.rowNumber + 1,
+    skipLines: header.rowNumber,
+    detectRagged: true,
+    progressEveryMs: PROGRESS_INTERVAL_MS,
+    onProgress: (bytes) => ctx.progress(Math.min(90, Math.floor((bytes / size) * 90))),
+  });
   if ((await ctx.storage.rows.countRagged(ctx.fileId)) > 0) return null;
   await ctx.progress(90);
   return finishLoad(ctx, general, sheet);

@@ -1,0 +1,105 @@
+/**
+ * The embedded engine's connection pool (clickhouse/src/pool.ts) and query parameters written into
+ * the query text (inline-params.ts), against real chDB: hostile values come back exactly as sent,
+ * a long query no longer holds up a short one, and unsupported parameter types still work through
+ * the engine's own binding.
+ */
+import { expect, it } from 'vitest';
+import { inlineQueryParams, PooledConnection } from '@sift/clickhouse';
+import { useTempStorage } from './support/storage.ts';
+
+const temp = useTempStorage('engine-pool');
+
+const HOSTILE = [
+  "it's",
+  'back\\slash',
+  "\\'",
+  "'; DROP TABLE files; --",
+  '{v:String}',
+  'line\nbreak\ttab\r',
+  'Müller MÜLLER 日本語 😀',
+  '%_\\%',
+  '',
+];
+
+it('returns every hostile string value exactly, inlined or bound alike', async () => {
+  const client = temp.storage().client;
+  for (const v of HOSTILE) {
+    const text = inlineQueryParams('SELECT {v:String} AS v', { v });
+    expect(text).not.toBeNull();
+    expect(text).not.toContain('{v:String} AS');
+    const rs = await client.query({
+      query: 'SELECT {v:String} AS v',
+      query_params: { v },
+      format: 'JSONEachRow',
+    });
+    expect(await rs.json()).toEqual([{ v }]);
+  }
+});
+
+it('inlines integers and string arrays with their types, and nothing else', async () => {
+  const client = temp.storage().client;
+  const rs = await client.query({
+    query: `SELECT toTypeName({n:UInt32}) AS t, {n:UInt32} + {big:UInt64} AS s, has({ids:Array(String)}, 'b') AS h,
+              length({none:Array(String)}) AS e
+            FROM numbers(10) LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
+    query_params: { n: 7, big: '9000000000', ids: ['a', 'b', "c'"], none: [], limit: 2, offset: 3 },
+    format: 'JSONEachRow',
+  });
+  const rows = await rs.json<{ t: string; s: number; h: number; e: number }>();
+  expect(rows).toHaveLength(2);
+  expect(rows[0]).toEqual({ t: 'UInt32', s: 9000000007, h: 1, e: 0 });
+
+  // Values that do not fit, or types it does not know: left to the engine's binding.
+  expect(inlineQueryParams('SELECT {n:UInt32}', { n: -1 })).toBeNull();
+  expect(inlineQueryParams('SELECT {n:UInt32}', { n: 1.5 })).toBeNull();
+  expect(inlineQueryParams('SELECT {d:DateTime}', { d: '2026-01-01 00:00:00' })).toBeNull();
+  expect(inlineQueryParams('SELECT {a:Array(String)}', { a: [1] })).toBeNull();
+  // A placeholder without a value stays for the engine to report.
+  expect(inlineQueryParams('SELECT {x:String}, {y:String}', { y: 'z' })).toBe("SELECT {x:String}, 'z'");
+  const dated = await client.query({
+    query: 'SELECT toYear({d:DateTime}) AS y',
+    query_params: { d: '2026-01-01 00:00:00' },
+    format: 'JSONEachRow',
+  });
+  expect(await dated.json()).toEqual([{ y: 2026 }]);
+});
+
+it('runs a short query while a long one holds another connection', async () => {
+  const client = temp.storage().client;
+  // Seconds of work for one engine thread, with parameters (which chDB alone would serialise).
+  const long = client.query({
+    query: `SELECT count() AS n FROM numbers({rows:UInt64}) WHERE sipHash64(number) % {m:UInt32} = 1`,
+    query_params: { rows: 60_000_000, m: 7 },
+    clickhouse_settings: { max_threads: 1 },
+    format: 'JSONEachRow',
+  });
+  let longDone = false;
+  void long.then(() => (longDone = true));
+  await new Promise((r) => setTimeout(r, 100));
+  const short = await client.query({
+    query: 'SELECT {v:String} AS v',
+    query_params: { v: 'x' },
+    format: 'JSONEachRow',
+  });
+  expect(await short.json()).toEqual([{ v: 'x' }]);
+  // The short answer came back while the long query was still running.
+  expect(longDone).toBe(false);
+  expect(((await (await long).json()) as { n: number }[])[0]!.n).toBeGreaterThan(0);
+});
+
+it('spreads calls over the connections with the fewest in flight', async () => {
+  const gate: (() => void)[] = [];
+  const fake = (id: number) =>
+    ({
+      query: () => new Promise((resolve) => gate.push(() => resolve({ id } as never))),
+      close: async () => {},
+    }) as unknown as ConstructorParameters<typeof PooledConnection>[0][number];
+  const pool = new PooledConnection([fake(0), fake(1), fake(2)]);
+  const calls = [0, 1, 2, 3].map(() => pool.query({ query: 'SELECT 1' } as never));
+  expect(pool.inFlight).toEqual([2, 1, 1]);
+  gate.splice(0).forEach((open) => open());
+  const ids = (await Promise.all(calls)).map((r) => (r as unknown as { id: number }).id);
+  expect(ids).toEqual([0, 1, 2, 0]);
+  expect(pool.inFlight).toEqual([0, 0, 0]);
+});
