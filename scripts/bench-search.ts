@@ -11,12 +11,12 @@
  * `LIKE` on the same rows (the `sqlite3` command-line shell, `apt-get install sqlite3`), CSV export
  * against the engine writing `FORMAT CSVWithNames`, XLSX export against exceljs's bare streaming
  * writer (best of two alternating runs each); at the last size the API's peak RSS during a CSV
- * export of every row.
+ * export of every row, read from a Sift process of its own (scripts/bench-serve.ts) on the same data.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -27,6 +27,7 @@ import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from '.
 
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
 const FILES = 200;
+const DATABASE = 'bench';
 const RUNS = 7;
 /** A ClickHouse array literal of these (plain) strings. */
 const sqlArray = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
@@ -66,20 +67,24 @@ async function timed(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
   return median(times);
 }
 
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-search-'));
+const queuePrefix = `sift-bench-${randomUUID()}`;
 const sift = await startSift({
   port: 0,
   dataDir: dir,
-  clickhouseDatabase: 'bench',
-  queuePrefix: `sift-bench-${randomUUID()}`,
+  clickhouseDatabase: DATABASE,
+  queuePrefix,
   webDir: undefined,
   publicUrl: undefined,
   oidcIssuer: undefined,
   runWorker: false,
 });
 const { storage } = sift;
+let siftOpen = true;
+const closeSift = async () => {
+  if (siftOpen) await sift.close();
+  siftOpen = false;
+};
 const table = `${ident(storage.database)}.rows`;
 const rows: Record<string, unknown>[] = [];
 try {
@@ -203,20 +208,27 @@ try {
       rmSync(engineFile, { force: true });
     }
     if (n === SIZES.length - 1) {
-      // Garbage of the earlier steps (with --expose-gc, as npm run bench:search runs) does not count.
-      (globalThis as { gc?: () => void }).gc?.();
-      const before = process.memoryUsage().rss;
-      peakRss = before;
-      const csv = await exportVia(sift.url, token, 'CSV');
-      row['full CSV export'] =
-        `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, peak RSS ${fmt(peakRss / 2 ** 20)} MB (${fmt(before / 2 ** 20)} MB before it)`;
+      // The API's memory during a full export, read from a Sift process of its own on the same data:
+      // this process has generated rows, written SQLite's CSV and run exceljs, which a server has not.
+      await closeSift();
+      const alone = await serveAlone(dir, queuePrefix);
+      try {
+        const aloneToken = await signIn(alone.url, 'admin@example.com', 'Bench Mark');
+        const before = procStatus(alone.pid, 'VmRSS');
+        writeFileSync(`/proc/${alone.pid}/clear_refs`, '5'); // its VmHWM restarts from here
+        const csv = await exportVia(alone.url, aloneToken, 'CSV');
+        const peak = procStatus(alone.pid, 'VmHWM');
+        row['full CSV export'] =
+          `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, API peak RSS ${fmt(peak / 2 ** 20)} MB (${fmt(before / 2 ** 20)} MB before it; a Sift process of its own)`;
+      } finally {
+        await alone.stop();
+      }
     }
     rows.push(row);
     console.log(row);
   }
 } finally {
-  clearInterval(sampler);
-  await sift.close();
+  await closeSift();
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(
@@ -310,4 +322,44 @@ async function bareXlsx(n: number): Promise<number> {
   const ms = performance.now() - t;
   rmSync(file, { force: true });
   return ms;
+}
+
+/** A field of /proc/<pid>/status in bytes (VmRSS: now; VmHWM: the high-water mark). */
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(m[1]) * 1024;
+}
+
+/** Sift on `dataDir` in a child process (scripts/bench-serve.ts), once it answers. */
+async function serveAlone(
+  dataDir: string,
+  prefix: string,
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [
+    ...process.execArgv.filter((a) => a !== '--expose-gc'),
+    path.join(import.meta.dirname, 'bench-serve.ts'),
+    dataDir,
+    DATABASE,
+    prefix,
+  ]);
+  child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /^READY (\S+)$/m.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`bench-serve exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

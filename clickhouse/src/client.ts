@@ -1,6 +1,7 @@
 // First: the allocator options must be in the environment before chDB's library loads.
 import './engine-memory.ts';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { Session } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -44,6 +45,9 @@ export function openClickHouse(options: ClickHouseOptions): ClickHouseClient {
   }
   const dir = path.resolve(options.dataDir, 'clickhouse');
   mkdirSync(dir, { recursive: true });
+  // The first session of a data directory starts the engine with its server settings; the pool's
+  // connections join it. It stays open until the client closes.
+  const engine = new Session(dir, { connectionArgs: ENGINE_CACHE_LIMITS });
   // The chDB connection implements @clickhouse/client-common's Connection; the client's option type
   // does not declare the `connection` escape hatch, hence the widening.
   const connectionOptions = {
@@ -51,8 +55,25 @@ export function openClickHouse(options: ClickHouseOptions): ClickHouseClient {
       Array.from({ length: Math.max(1, options.connections ?? EMBEDDED_CONNECTIONS) }, () =>
         createChdbConnection({ path: dir }),
       ),
+      () => engine.close(),
     ),
     clickhouse_settings: settings,
   };
   return createClient(connectionOptions as Parameters<typeof createClient>[0]);
 }
+
+/**
+ * Upper bounds of the embedded engine's caches, in bytes (server settings, given when the engine
+ * starts). ClickHouse sizes them for a dedicated server (mark and primary-index caches 5 GB each,
+ * text-index caches 4 GB together); inside Sift's process they would grow with every search
+ * until they held gigabytes. These keep what a search over ten million rows uses hot.
+ */
+const ENGINE_CACHE_LIMITS = Object.entries({
+  mark_cache_size: 256 * 2 ** 20,
+  index_mark_cache_size: 64 * 2 ** 20,
+  primary_index_cache_size: 64 * 2 ** 20,
+  text_index_tokens_cache_size: 64 * 2 ** 20,
+  text_index_header_cache_size: 32 * 2 ** 20,
+  text_index_postings_cache_size: 128 * 2 ** 20,
+  query_condition_cache_size: 32 * 2 ** 20,
+}).map(([name, bytes]) => `--${name}=${bytes}`);

@@ -34,11 +34,16 @@ export const EMBEDDED_CONNECTIONS = 4;
  */
 export class PooledConnection implements Connection<Readable> {
   readonly #members: { connection: Connection<Readable>; inFlight: number }[];
+  readonly #release: (() => void) | undefined;
 
-  /** `connections`: at least one, all to the same engine and data directory. */
-  constructor(connections: Connection<Readable>[]) {
+  /**
+   * `connections`: at least one, all to the same engine and data directory; `release`: called once
+   * they are all closed (e.g. to close the engine's own session).
+   */
+  constructor(connections: Connection<Readable>[], release?: () => void) {
     if (connections.length === 0) throw new Error('PooledConnection needs at least one connection');
     this.#members = connections.map((connection) => ({ connection, inFlight: 0 }));
+    this.#release = release;
   }
 
   /** Calls in flight on each connection, in order (for tests and diagnostics). */
@@ -79,6 +84,7 @@ export class PooledConnection implements Connection<Readable> {
 
   async close(): Promise<void> {
     await Promise.all(this.#members.map((m) => m.connection.close()));
+    this.#release?.();
   }
 }
 
