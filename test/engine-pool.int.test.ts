@@ -19,6 +19,7 @@ const HOSTILE = [
   'line\nbreak\ttab\r',
   'Müller MÜLLER 日本語 😀',
   '%_\\%',
+  'nul\0inside',
   '',
 ];
 
