@@ -16,7 +16,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -24,6 +24,7 @@ import { startSift } from '@sift/api';
 import { ident, newUploadRecord, type FileRow } from '@sift/clickhouse';
 import { signIn } from '../test/support/oidc.ts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
+import { benchSiftOptions, procStatus } from './bench-support.ts';
 
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
 const FILES = 200;
@@ -69,16 +70,7 @@ async function timed(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-search-'));
 const queuePrefix = `sift-bench-${randomUUID()}`;
-const sift = await startSift({
-  port: 0,
-  dataDir: dir,
-  clickhouseDatabase: DATABASE,
-  queuePrefix,
-  webDir: undefined,
-  publicUrl: undefined,
-  oidcIssuer: undefined,
-  runWorker: false,
-});
+const sift = await startSift(benchSiftOptions(dir, DATABASE, queuePrefix));
 const { storage } = sift;
 let siftOpen = true;
 const closeSift = async () => {
@@ -328,13 +320,6 @@ async function bareXlsx(n: number): Promise<number> {
   const ms = performance.now() - t;
   rmSync(file, { force: true });
   return ms;
-}
-
-/** A field of /proc/<pid>/status in bytes (VmRSS: now; VmHWM: the high-water mark; RssAnon: private). */
-function procStatus(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(m[1]) * 1024;
 }
 
 /** Sift on `dataDir` in a child process (scripts/bench-serve.ts), once it answers. */

@@ -7,22 +7,14 @@
  * Prints `READY <url>` once it answers; closes Sift and exits on SIGTERM.
  */
 import { startSift } from '@sift/api';
+import { benchSiftOptions } from './bench-support.ts';
 
 const [dataDir, database, queuePrefix] = process.argv.slice(2);
 if (!dataDir || !database || !queuePrefix) {
   console.error('usage: tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix>');
   process.exit(2);
 }
-const sift = await startSift({
-  port: 0,
-  dataDir,
-  clickhouseDatabase: database,
-  queuePrefix,
-  webDir: undefined,
-  publicUrl: undefined,
-  oidcIssuer: undefined,
-  runWorker: false,
-});
+const sift = await startSift(benchSiftOptions(dataDir, database, queuePrefix));
 process.once('SIGTERM', () => {
   void sift.close().finally(() => process.exit(0));
 });

@@ -15,7 +15,7 @@
  * library mapped from disk (~210 MB once the engine has run), which are shared and reclaimable.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,7 @@ import {
 } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
+import { procStatus } from './bench-support.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.BENCH_XLSX_ROWS ?? 200_000);
@@ -94,10 +95,7 @@ interface Peak {
   private: number;
 }
 
-function status(field: 'VmHWM' | 'RssAnon'): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
+const status = (field: 'VmHWM' | 'RssAnon') => procStatus('self', field);
 
 /** Runs `fn` and reports its duration and peak memory (Linux /proc; zeros elsewhere). */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peak: Peak }> {

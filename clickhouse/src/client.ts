@@ -17,8 +17,6 @@ export interface ClickHouseOptions {
   database: string;
   /** `DATA_DIR`; the embedded engine keeps its data in `DATA_DIR/clickhouse`. */
   dataDir: string;
-  /** Embedded only: connections the engine's queries are spread over (EMBEDDED_CONNECTIONS). */
-  connections?: number;
 }
 
 /**
@@ -52,9 +50,7 @@ export function openClickHouse(options: ClickHouseOptions): ClickHouseClient {
   // does not declare the `connection` escape hatch, hence the widening.
   const connectionOptions = {
     connection: new PooledConnection(
-      Array.from({ length: Math.max(1, options.connections ?? EMBEDDED_CONNECTIONS) }, () =>
-        createChdbConnection({ path: dir }),
-      ),
+      Array.from({ length: EMBEDDED_CONNECTIONS }, () => createChdbConnection({ path: dir })),
       () => engine.close(),
     ),
     clickhouse_settings: settings,

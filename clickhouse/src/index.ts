@@ -24,8 +24,8 @@ export * from './dump.ts';
 export { openClickHouse, type ClickHouseOptions } from './client.ts';
 export { migrate } from './migrations.ts';
 export { ident, likeContains } from './sql.ts';
-export { inlineQueryParams, stringLiteral } from './inline-params.ts';
-export { EMBEDDED_CONNECTIONS, PooledConnection } from './pool.ts';
+export { inlineQueryParams } from './inline-params.ts';
+export { PooledConnection } from './pool.ts';
 
 /** Everything that talks to ClickHouse, opened once per process. */
 export interface Storage {

@@ -1,3 +1,5 @@
+import { stringLiteral } from './sql.ts';
+
 /**
  * Writes the values of a query's `{name:Type}` placeholders into its text as SQL literals, for the
  * embedded engine. chDB runs parameterised queries one at a time across the whole process (its
@@ -26,11 +28,6 @@ export function inlineQueryParams(query: string, params: Record<string, unknown>
 /** `{name:Type}` with a plain identifier as the name and no braces in the type. */
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):([^{}]+)\}/g;
 const INTEGER_TYPE = /^U?Int(8|16|32|64)$/;
-
-/** A ClickHouse string literal holding `value` exactly. */
-export function stringLiteral(value: string): string {
-  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-}
 
 function toLiteral(type: string, value: unknown): string | null {
   if (type === 'String') {

@@ -1,10 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { createHash } from 'node:crypto';
 import type { FileRow } from './files.repository.ts';
-import { MAX_TEXT_INDEXES, TEXT_INDEX_TYPE, textIndexName, wantsTextIndex } from './skip-index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stringLiteral } from './inline-params.ts';
-import { ident, likeContains } from './sql.ts';
+import { MAX_TEXT_INDEXES, TEXT_INDEX_TYPE, textIndexName, wantsTextIndex } from './skip-index.ts';
+import { ident, likeContains, stringLiteral } from './sql.ts';
 
 /**
  * Guard on physical columns in `rows`: past this many, new headers overflow into the `extra`
@@ -303,9 +302,10 @@ export class RowsRepository {
     const stop = new AbortController();
     const watch = (async () => {
       const every = params.progressEveryMs ?? 500;
-      while (!stop.signal.aborted) {
+      for (;;) {
         await sleep(every, undefined, { signal: stop.signal }).catch(() => undefined);
-        const bytes = stop.signal.aborted ? null : await this.#bytesReadFrom(params.path).catch(() => null);
+        if (stop.signal.aborted) return;
+        const bytes = await this.#bytesReadFrom(params.path).catch(() => null);
         if (bytes !== null && !stop.signal.aborted) await onProgress(bytes);
       }
     })();

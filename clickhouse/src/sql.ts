@@ -1,6 +1,7 @@
 /**
- * The one audited place where identifiers enter SQL text. Values never do: they are bound as
- * `{name:Type}` query parameters.
+ * The one audited place where identifiers and values enter SQL text. Queries are written with
+ * `{name:Type}` parameters; against the embedded engine their values are then written in as
+ * literals by `stringLiteral` (see inline-params.ts), never by string concatenation elsewhere.
  */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -13,4 +14,9 @@ export function ident(name: string): string {
 /** Escapes `%`, `_` and `\` so a user's term is matched literally inside `ILIKE '%term%'`. */
 export function likeContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it. */
+export function stringLiteral(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
