@@ -99,8 +99,51 @@ it('spreads calls over the connections with the fewest in flight', async () => {
   const pool = new PooledConnection([fake(0), fake(1), fake(2)]);
   const calls = [0, 1, 2, 3].map(() => pool.query({ query: 'SELECT 1' } as never));
   expect(pool.inFlight).toEqual([2, 1, 1]);
+  // A connection's calls run one after another: the fourth starts once the first has answered.
+  await expect.poll(() => gate.length).toBe(3);
+  gate.splice(0).forEach((open) => open());
+  await expect.poll(() => gate.length).toBe(1);
   gate.splice(0).forEach((open) => open());
   const ids = (await Promise.all(calls)).map((r) => (r as unknown as { id: number }).id);
   expect(ids).toEqual([0, 1, 2, 0]);
   expect(pool.inFlight).toEqual([0, 0, 0]);
+});
+
+it("keeps a call's settings to that call: a later query on the same connection runs with the defaults", async () => {
+  const client = temp.storage().client;
+  const settingsNow = async () =>
+    (
+      await (
+        await client.query({
+          query: "SELECT getSetting('max_threads') AS threads, getSetting('max_rows_to_read') AS rows",
+          format: 'JSONEachRow',
+        })
+      ).json<{ threads: number; rows: number }>()
+    )[0]!;
+  const defaults = await settingsNow();
+  // A bounded read, as a suggestion query makes: stop after 10 rows and answer from those.
+  const bounded = await client.query({
+    query: 'SELECT count() AS n FROM numbers(1000)',
+    format: 'JSONEachRow',
+    clickhouse_settings: {
+      max_threads: 1,
+      max_block_size: '5',
+      max_rows_to_read: '10',
+      read_overflow_mode: 'break',
+    },
+  });
+  expect(Number((await bounded.json<{ n: number }>())[0]!.n)).toBeLessThan(1000);
+  // Calls one after another go to the same (idle) connection: none may inherit the bounds.
+  for (let i = 0; i < 3; i++) {
+    const rs = await client.query({ query: 'SELECT count() AS n FROM numbers(1000)', format: 'JSONEachRow' });
+    expect(Number((await rs.json<{ n: number }>())[0]!.n)).toBe(1000);
+    expect(await settingsNow()).toEqual(defaults);
+  }
+  // A setting with a string value, and a command, are kept to their call just the same.
+  await client.command({ query: 'SELECT 1', clickhouse_settings: { format_csv_delimiter: ';' } });
+  const rs = await client.query({
+    query: "SELECT getSetting('format_csv_delimiter') AS d",
+    format: 'JSONEachRow',
+  });
+  expect(await rs.json()).toEqual([{ d: ',' }]);
 });

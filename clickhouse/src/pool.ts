@@ -33,7 +33,7 @@ export const EMBEDDED_CONNECTIONS = 4;
  * at a time across all connections, which would undo the pool for every query Sift sends.
  */
 export class PooledConnection implements Connection<Readable> {
-  readonly #members: { connection: Connection<Readable>; inFlight: number }[];
+  readonly #members: Member[];
   readonly #release: (() => void) | undefined;
 
   /**
@@ -42,7 +42,12 @@ export class PooledConnection implements Connection<Readable> {
    */
   constructor(connections: Connection<Readable>[], release?: () => void) {
     if (connections.length === 0) throw new Error('PooledConnection needs at least one connection');
-    this.#members = connections.map((connection) => ({ connection, inFlight: 0 }));
+    this.#members = connections.map((connection) => ({
+      connection,
+      inFlight: 0,
+      turn: Promise.resolve(),
+      applied: new Set<string>(),
+    }));
     this.#release = release;
   }
 
@@ -51,41 +56,123 @@ export class PooledConnection implements Connection<Readable> {
     return this.#members.map((m) => m.inFlight);
   }
 
-  async #run<T>(call: (c: Connection<Readable>) => Promise<T>): Promise<T> {
+  /**
+   * Runs `call` on the connection with the fewest calls in flight, after the calls already queued
+   * there (chDB runs them one at a time anyway), with `params` carrying its settings as `SET`
+   * statements in front of the query, and resets to their defaults the settings an earlier call on
+   * that connection set and this one does not (see settingsFor).
+   */
+  async #run<P extends ConnBaseQueryParams, T>(
+    params: P | null,
+    call: (c: Connection<Readable>, params: P) => Promise<T>,
+  ): Promise<T> {
     let member = this.#members[0]!;
     for (const m of this.#members) if (m.inFlight < member.inFlight) member = m;
     member.inFlight++;
+    const chosen = member;
+    const turn = chosen.turn.then(() => {
+      if (!params) return call(chosen.connection, params as unknown as P); // a ping: no query
+      const { params: sent, applied } = settingsFor(params, chosen.applied);
+      // Until the call succeeds, what it reset may still be set, and what it sets may be.
+      for (const k of applied) chosen.applied.add(k);
+      return call(chosen.connection, sent).then((result) => {
+        chosen.applied = applied;
+        return result;
+      });
+    });
+    chosen.turn = turn.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
-      return await call(member.connection);
+      return await turn;
     } finally {
-      member.inFlight--;
+      chosen.inFlight--;
     }
   }
 
   ping(params: ConnPingParams): Promise<ConnPingResult> {
-    return this.#run((c) => c.ping(params));
+    return this.#run(null, (c) => c.ping(params));
   }
 
   query(params: ConnBaseQueryParams): Promise<ConnQueryResult<Readable>> {
-    return this.#run((c) => c.query(inlined(params)));
+    return this.#run(inlined(params), (c, p) => c.query(p));
   }
 
   insert(params: ConnInsertParams<Readable>): Promise<ConnInsertResult> {
-    return this.#run((c) => c.insert(params));
+    return this.#run(params, (c, p) => c.insert(p));
   }
 
   command(params: ConnBaseQueryParams): Promise<ConnCommandResult> {
-    return this.#run((c) => c.command(inlined(params)));
+    return this.#run(inlined(params), (c, p) => c.command(p));
   }
 
   exec(params: ConnExecParams<Readable>): Promise<ConnExecResult<Readable>> {
-    return this.#run((c) => c.exec(inlined(params)));
+    return this.#run(inlined(params), (c, p) => c.exec(p));
   }
 
   async close(): Promise<void> {
     await Promise.all(this.#members.map((m) => m.connection.close()));
     this.#release?.();
   }
+}
+
+/** A connection of the pool: its calls in flight, the end of its queue, the settings it has SET. */
+interface Member {
+  connection: Connection<Readable>;
+  inFlight: number;
+  turn: Promise<void>;
+  applied: Set<string>;
+}
+
+/**
+ * Settings chDB's connection does not SET on the engine: those of the HTTP layer (dropped) and
+ * `default_format` (its output-format option). They pass through to it untouched.
+ */
+const PASSED_THROUGH =
+  /^(http_.*|enable_http_compression|send_progress_in_http_headers|wait_end_of_query|default_format)$/;
+
+/**
+ * A call's settings as `SET` statements in front of its query, preceded by `SET name = DEFAULT` for
+ * each setting in `applied` (set by an earlier call on the connection) that this call does not set.
+ * chDB's connection turns `clickhouse_settings` into `SET` statements too, but SET lasts for the
+ * session: without the reset, the next query on that connection ran with the earlier call's
+ * settings (measured: after a suggestion query's `max_rows_to_read` with `read_overflow_mode =
+ * 'break'`, a count of 1,000 rows answered 10; after an export's `max_threads`, searches took
+ * twice as long). Values are written as chDB's connection writes them. Returns the parameters to
+ * send and the settings the connection holds after the call.
+ */
+export function settingsFor<P extends ConnBaseQueryParams>(
+  params: P,
+  applied: ReadonlySet<string>,
+): { params: P; applied: Set<string> } {
+  const passed: Record<string, unknown> = {};
+  const statements: string[] = [];
+  const set = new Set<string>();
+  for (const [name, value] of Object.entries(params.clickhouse_settings ?? {})) {
+    if (value === undefined) continue;
+    if (PASSED_THROUGH.test(name)) {
+      passed[name] = value;
+      continue;
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`Invalid setting name: ${JSON.stringify(name)}`);
+    const literal =
+      typeof value === 'number'
+        ? String(value)
+        : typeof value === 'boolean'
+          ? String(Number(value))
+          : `'${String(value).replaceAll("'", "''")}'`;
+    statements.push(`SET ${name} = ${literal}`);
+    set.add(name);
+  }
+  const resets = [...applied].filter((name) => !set.has(name)).map((name) => `SET ${name} = DEFAULT`);
+  const prefix = [...resets, ...statements];
+  if (!prefix.length) return { params, applied: set };
+  return {
+    params: { ...params, query: `${prefix.join('; ')}; ${params.query}`, clickhouse_settings: passed },
+    applied: set,
+  };
 }
 
 /** The call with its query parameters written into the query, when they all can be. */
