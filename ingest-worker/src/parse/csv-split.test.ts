@@ -49,6 +49,35 @@ describe('splitCsv', () => {
     expect(r.chunks.reduce((n, c) => n + c.records, 0)).toBe(10);
   });
 
+  it('cuts a CRLF record after its LF, wherever the buffers end', async () => {
+    const body = Array.from({ length: 10 }, (_, i) => `row${i},"two\r\nlines"\r\n`).join('');
+    for (const piece of [1, 2, 7]) {
+      const r = await split(`H1,H2\r\n${body}`, 1, 30, piece);
+      expect(r.chunks.length).toBeGreaterThan(2);
+      expect(r.bodies.join('')).toBe(body);
+      for (const [i, b] of r.bodies.entries()) {
+        expect(b.startsWith('row'), `chunk ${i} of pieces of ${piece}`).toBe(true);
+        expect(b.endsWith('"\r\n')).toBe(true);
+        expect(r.chunks[i]!.firstRecord).toBe(2 + Number(/^row(\d+)/.exec(b)![1]));
+      }
+    }
+    // A bare CR ends a record too: the chunk is cut before the next byte.
+    const r = await split('H\rAAAAAAAA\rBBBBBBBB\rCC', 1, 5, 4);
+    expect(r.bodies).toEqual(['AAAAAAAA\r', 'BBBBBBBB\r', 'CC']);
+  });
+
+  it('ends the last record with finalRecordEnd when the input has no final line break', async () => {
+    const sub = mkdtempSync(path.join(dir, 'f-'));
+    const opts = { delimiter: '\t', skipRecords: 1, dir: sub, chunkBytes: 1 << 20, finalRecordEnd: '\r\n' };
+    const open = await splitCsv(Readable.from([Buffer.from('A\tB\r\n1\t2')]), opts);
+    expect(readFileSync(open.chunks[0]!.path, 'utf8')).toBe('1\t2\r\n');
+    const closed = await splitCsv(Readable.from([Buffer.from('A\tB\r\n1\t2\r\n')]), {
+      ...opts,
+      dir: mkdtempSync(path.join(dir, 'g-')),
+    });
+    expect(readFileSync(closed.chunks[0]!.path, 'utf8')).toBe('1\t2\r\n');
+  });
+
   it('writes nothing for a header-only file', async () => {
     const r = await split('Name,Email\n', 1);
     expect(r.chunks).toEqual([]);

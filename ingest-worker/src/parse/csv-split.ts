@@ -33,7 +33,14 @@ const LF = 0x0a;
  */
 export async function splitCsv(
   input: Readable,
-  options: { delimiter: string; skipRecords: number; dir: string; chunkBytes: number },
+  options: {
+    delimiter: string;
+    skipRecords: number;
+    dir: string;
+    chunkBytes: number;
+    /** Written after the last record when the input does not end with a line break. */
+    finalRecordEnd?: string;
+  },
 ): Promise<CsvSplit> {
   const delimiter = options.delimiter.charCodeAt(0);
   const chunks: CsvChunk[] = [];
@@ -45,6 +52,9 @@ export async function splitCsv(
   let inQuotes = false;
   let closingQuote = false; // the previous byte closed a quoted section (a quote next is a literal quote)
   let afterCR = false;
+  // A chunk is full at a CR: it is cut after the LF of the CRLF, or before the next byte if none
+  // follows, so no chunk starts with the LF of a record of the chunk before (an empty record).
+  let pendingCut = false;
   let field = 0;
   let fieldHasContent = false;
   let lastContentField = -1;
@@ -89,6 +99,14 @@ export async function splitCsv(
       const b = buf[i]!;
       const wasCR = afterCR;
       afterCR = false;
+      if (pendingCut) {
+        pendingCut = false;
+        const end = b === LF ? i + 1 : i;
+        await write(buf.subarray(sliceStart, end));
+        sliceStart = end;
+        await closeChunk(records);
+        if (b === LF) continue; // the LF of the CRLF went with its record
+      }
       if (inQuotes) {
         if (b === QUOTE) {
           inQuotes = false;
@@ -120,9 +138,12 @@ export async function splitCsv(
         afterCR = b === CR;
         if (records <= options.skipRecords) sliceStart = i + 1;
         else if ((current?.bytes ?? 0) + (i + 1 - sliceStart) >= options.chunkBytes) {
-          await write(buf.subarray(sliceStart, i + 1));
-          sliceStart = i + 1;
-          await closeChunk(records);
+          if (b === CR) pendingCut = true;
+          else {
+            await write(buf.subarray(sliceStart, i + 1));
+            sliceStart = i + 1;
+            await closeChunk(records);
+          }
         }
         continue;
       }
@@ -130,7 +151,11 @@ export async function splitCsv(
     }
     if (records >= options.skipRecords) await write(buf.subarray(sliceStart));
   }
-  if (field > 0 || fieldHasContent || lastContentField >= 0 || inQuotes) endRecord(); // no final line break
+  if (field > 0 || fieldHasContent || lastContentField >= 0 || inQuotes) {
+    endRecord(); // no final line break
+    if (options.finalRecordEnd && records > options.skipRecords)
+      await write(Buffer.from(options.finalRecordEnd));
+  }
   await closeChunk(records);
   return { chunks, maxFields, records };
 }
