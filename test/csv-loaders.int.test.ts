@@ -89,6 +89,24 @@ const cases: [string, Buffer][] = [
         '  first field lead,y,z\n',
     ),
   ],
+  [
+    'tab-crlf.csv',
+    Buffer.from(
+      'Name\tNote\tCity\r\n' +
+        '  lead\t"q\tx ""y"""\tParis \r\n' +
+        '\t\tfirst two empty\r\n' +
+        'Åsa\t"multi\r\nline"\tÖrebro\r\n',
+    ),
+  ],
+  ['tab-lf-ragged.csv', Buffer.from('\n\t\nA\tB\nx\ny\tz\textra\n\\N\t\n\n last\trow')],
+  ['tab-mixed-ends.csv', Buffer.from('A\tB\r\nx\ty\nz\tw\r\n')],
+  ['tab-bom.csv', Buffer.from('\uFEFFA\tB\r\n"1\r\n2"\t 3\r\n')],
+  // Several chunks (the test cuts at 64 bytes) of CRLF records, comma- and tab-delimited.
+  ['crlf-chunks.csv', Buffer.from(`\uFEFFName,Note\r\n${'Ada Lovelace,"first\r\nsecond"\r\n'.repeat(12)}`)],
+  [
+    'tab-crlf-chunks.csv',
+    Buffer.from(`\uFEFFName\tNote\r\n${'Ada Lovelace\t"first\r\nsecond"\r\n'.repeat(12)}`),
+  ],
   ['wide-late.csv', Buffer.from(`A,B\n${'1,2\n'.repeat(50)}x,y,z,w\n3,4\n`)],
   ['multiline-header.csv', Buffer.from('"Full\nName",City\nAda,London\n')],
   ['dup-headers.csv', Buffer.from('A,A,,B\n1,2,3,4\n')],
@@ -116,6 +134,31 @@ describe('CSV loaders agree', () => {
       expect(engine[0]!.rows.length).toBe(engine[0]!.totalRows);
     });
   }
+
+  it('lets the engine read tab-delimited text, with the record end of the file', async () => {
+    // The real loader, watched: which files the engine was given, and how.
+    const seen: { delimiter: string; recordEnd?: string }[] = [];
+    const load = storage.rows.loadCsvFile.bind(storage.rows);
+    storage.rows.loadCsvFile = (params) => {
+      seen.push({ delimiter: params.delimiter, recordEnd: params.recordEnd });
+      return load(params);
+    };
+    try {
+      const tabCase = (name: string) => cases.find((c) => c[0] === name)!;
+      const files = await ingest('tab-crlf.csv', tabCase('tab-crlf.csv')[1], 'engine');
+      expect(seen).toContainEqual({ delimiter: '\t', recordEnd: '\r\n' });
+      expect(files[0]!.rows.map((r) => r.cells)).toEqual([
+        { Name: '  lead', Note: 'q\tx "y"', City: 'Paris ' },
+        { Name: '', Note: '', City: 'first two empty' },
+        { Name: 'Åsa', Note: 'multi\r\nline', City: 'Örebro' },
+      ]);
+      seen.length = 0;
+      await ingest('tab-lf-ragged.csv', tabCase('tab-lf-ragged.csv')[1], 'engine-chunked');
+      expect(seen).toContainEqual({ delimiter: '\t', recordEnd: '\n' });
+    } finally {
+      storage.rows.loadCsvFile = load;
+    }
+  });
 
   it('reads the WoS-like file into the expected rows', async () => {
     const files = await ingest('wos.csv', cases.at(-1)![1], 'engine');

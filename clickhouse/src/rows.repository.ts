@@ -182,6 +182,12 @@ export interface CsvFileLoad {
   /** Lines at the start of the file that are not rows (blank lines and the header row). */
   skipLines?: number;
   /**
+   * How the records of a tab-delimited file end (default `\n`). The engine reads tab-delimited
+   * text as `CustomSeparated` with CSV quoting (its CSV reader refuses a tab delimiter), which
+   * needs the record end exactly; comma and semicolon files take either.
+   */
+  recordEnd?: '\n' | '\r\n';
+  /**
    * Also read one field past `columns` and, where a row has something there, record it under
    * RAGGED_MARKER in `extra` (see countRagged): the rows must then be loaded again, wider.
    */
@@ -289,7 +295,8 @@ export class RowsRepository {
 
   /**
    * Loads a UTF-8 CSV body (no header row) from a file the embedded engine can read, with
-   * `INSERT … SELECT … FROM file()`: field i goes to `columns[i]`; row numbers count records from
+   * `INSERT … SELECT … FROM file()` (tab-delimited as `CustomSeparated`: see `recordEnd`): field i
+   * goes to `columns[i]`; row numbers count records from
    * `firstRowNumber`; records with no content are skipped (their numbers are not reused). Quoting as
    * RFC 4180; whitespace and `\N` are kept as text; short records are padded, long ones' extra
    * (empty) fields ignored. Embedded chDB only: a server cannot read this process's files.
@@ -345,22 +352,45 @@ export class RowsRepository {
     const structure = [...fields, ...probe].map((f) => `${f} String`).join(', ');
     const blank = fields.map((f) => `trimBoth(${f}) = ''`).join(' AND ');
     const marker = probe.length ? `, if(${probe[0]} = '', map(), map({marker:String}, ${probe[0]}))` : '';
+    const skip = params.skipLines ?? 0;
+    // Tab-delimited: CustomSeparated with CSV quoting, which has no setting to skip lines, so the
+    // lines before the body are read as records and left out by number.
+    const tab = params.delimiter === '\t';
+    const reader = tab
+      ? {
+          format: 'CustomSeparated',
+          skipWhere: 'n >= {skip:UInt32} AND',
+          settings: {
+            format_custom_escaping_rule: 'CSV' as const,
+            format_custom_field_delimiter: '\t',
+            format_custom_row_after_delimiter: params.recordEnd ?? '\n',
+            input_format_custom_allow_variable_number_of_columns: 1,
+          },
+        }
+      : {
+          format: 'CSV',
+          skipWhere: '',
+          settings: {
+            input_format_csv_skip_first_lines: String(skip),
+            format_csv_delimiter: params.delimiter,
+          },
+        };
     await this.#client.command({
       query: `INSERT INTO ${this.#table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
-              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}), ${fields.join(', ')}${marker}
-              FROM (SELECT rowNumberInAllBlocks() AS n, * FROM file({path:String}, 'CSV', {structure:String}))
-              WHERE NOT (${blank})`,
+              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${tab ? ' - {skip:UInt32}' : ''}), ${fields.join(', ')}${marker}
+              FROM (SELECT rowNumberInAllBlocks() AS n, * FROM file({path:String}, '${reader.format}', {structure:String}))
+              WHERE ${reader.skipWhere} NOT (${blank})`,
       query_params: {
         fileId: params.fileId,
         sheet: params.sheet,
         first: params.firstRowNumber,
+        skip,
         path: params.path,
         structure,
         marker: RAGGED_MARKER,
       },
       clickhouse_settings: {
-        input_format_csv_skip_first_lines: String(params.skipLines ?? 0),
-        format_csv_delimiter: params.delimiter,
+        ...reader.settings,
         input_format_csv_allow_variable_number_of_columns: 1,
         input_format_csv_trim_whitespaces: 0,
         input_format_csv_empty_as_default: 1,

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileRow } from '@sift/clickhouse';
@@ -30,16 +30,89 @@ const SCAN_SHARE = 25;
  * ~50k for fast-csv): the header row (first non-empty record) is read with fast-csv, the body is
  * transcoded to UTF-8 when needed and split at record boundaries in one streaming pass, and each
  * chunk is loaded with `INSERT … SELECT … FROM file()`. Author rows are then derived from the loaded
- * rows. Returns null when the file needs the JavaScript path (tab-delimited, or headers past the
- * column guard).
+ * rows. Returns null when the file needs the JavaScript path (a record starting with a blank in a
+ * comma or semicolon file, line breaks other than its first one's in a tab-delimited one, or
+ * headers past the column guard).
  */
 export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null> {
-  const sheet = path.parse(ctx.originalName).name || 'Sheet1';
   const { encoding, sample: head } = await sniff(ctx.filePath);
   const delimiter = detectDelimiter(head);
-  // ClickHouse's CSV reader refuses a tab delimiter (it would clash with whitespace trimming), and
-  // drops the whitespace a record starts with.
-  if (delimiter === '\t' || (await recordStartsWithBlank(ctx.filePath, encoding))) return null;
+  // Tab-delimited text is read as CustomSeparated, which keeps blanks but needs the record end.
+  // ClickHouse's CSV reader drops the whitespace a record starts with.
+  if (delimiter === '\t') {
+    const recordEnd = tabRecordEnd(head);
+    if (!recordEnd || !(await recordEndsUniform(ctx.filePath, encoding, recordEnd))) return null;
+    return loadWithEngine(ctx, { encoding, head, delimiter, recordEnd });
+  }
+  if (await recordStartsWithBlank(ctx.filePath, encoding)) return null;
+  return loadWithEngine(ctx, { encoding, head, delimiter });
+}
+
+/**
+ * How the records of tab-delimited text end, from its first line break: `\r\n` or `\n` (also when
+ * the sample has none), or null for bare `\r` line breaks, which CustomSeparated cannot take.
+ */
+export function tabRecordEnd(head: string): '\n' | '\r\n' | null {
+  const lf = head.indexOf('\n');
+  if (lf < 0) return head.includes('\r') ? null : '\n';
+  return head[lf - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/**
+ * True when every line break of the file (in its encoding) is `recordEnd`: with `\r\n`, every LF
+ * follows a CR; with `\n`, there is no CR at all. CustomSeparated takes only its one record end, and
+ * a stray other one would not fail the load: it would join two records into one field. A line break
+ * inside a quoted field counts too, which only costs speed (the JavaScript path reads the file).
+ * Reads the whole file (native `indexOf`, as recordStartsWithBlank).
+ */
+export async function recordEndsUniform(
+  filePath: string,
+  encoding: Encoding,
+  recordEnd: '\n' | '\r\n',
+): Promise<boolean> {
+  const unit = encoding === 'utf-16le' || encoding === 'utf-16be' ? 2 : 1;
+  const code = (c: number) => Buffer.from(unit === 1 ? [c] : encoding === 'utf-16le' ? [c, 0] : [0, c]);
+  const [lf, cr] = [code(0x0a), code(0x0d)];
+  let previous: Buffer = Buffer.alloc(0); // the last code unit of the chunk before
+  let offset = 0; // bytes of the file before this chunk, for the code units' alignment
+  for await (const chunk of createReadStream(filePath, {
+    highWaterMark: 1024 * 1024,
+  }) as AsyncIterable<Buffer>) {
+    const wanted = recordEnd === '\n' ? cr : lf;
+    for (let at = chunk.indexOf(wanted); at >= 0; at = chunk.indexOf(wanted, at + 1)) {
+      if ((offset + at) % unit !== 0) continue; // the bytes straddle two code units
+      if (recordEnd === '\n') return false;
+      const before = at >= unit ? chunk.subarray(at - unit, at) : previous;
+      if (!before.equals(cr)) return false;
+    }
+    offset += chunk.length;
+    if (chunk.length >= unit) previous = Buffer.from(chunk.subarray(chunk.length - unit));
+  }
+  return true;
+}
+
+/** True when the (UTF-8) file's last bytes are `end`. */
+async function endsWith(filePath: string, end: string): Promise<boolean> {
+  const tail = Buffer.from(end);
+  const handle = await open(filePath, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size < tail.length) return false;
+    const last = Buffer.alloc(tail.length);
+    await handle.read(last, 0, tail.length, size - tail.length);
+    return last.equals(tail);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** loadCsvWithEngine once the file is known to suit the engine. */
+async function loadWithEngine(
+  ctx: LoadContext,
+  file: { encoding: Encoding; head: string; delimiter: string; recordEnd?: '\n' | '\r\n' },
+): Promise<Loaded | null> {
+  const { encoding, head, delimiter, recordEnd } = file;
+  const sheet = path.parse(ctx.originalName).name || 'Sheet1';
 
   // The header row (the first record with content, and its record number) and a sample of the
   // records after it, which decides the skip index of each new column.
@@ -56,8 +129,10 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
   // UTF-8 without a BOM, header on one line: the engine reads the stored file as it is.
   const hasBom = head.charCodeAt(0) === 0xfeff;
   const oneLineHeader = !header.cells.some((c) => /[\r\n]/.test(c));
-  if (encoding === 'utf-8' && !hasBom && oneLineHeader && (ctx.csvLoader ?? 'engine') === 'engine') {
-    const loaded = await loadDirect(ctx, sheet, delimiter, header, sample);
+  // CustomSeparated wants the record end after the last record too; the chunks get one added.
+  const ended = !recordEnd || (await endsWith(ctx.filePath, recordEnd));
+  if (encoding === 'utf-8' && !hasBom && oneLineHeader && ended && (ctx.csvLoader ?? 'engine') === 'engine') {
+    const loaded = await loadDirect(ctx, sheet, { delimiter, recordEnd }, header, sample);
     if (loaded) return loaded;
     await ctx.storage.rows.deleteFiles([ctx.fileId]); // ragged: load again, wider
   }
@@ -78,6 +153,7 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
         skipRecords: header.rowNumber,
         dir,
         chunkBytes: ctx.csvChunkBytes ?? CSV_CHUNK_BYTES,
+        finalRecordEnd: recordEnd,
       });
     } finally {
       clearInterval(timer);
@@ -97,6 +173,7 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<Loaded | null
         sheet,
         path: chunk.path,
         delimiter,
+        recordEnd,
         columns: headers.map((h) => general.columnMap[h]!),
         firstRowNumber: chunk.firstRecord,
       });
@@ -153,7 +230,7 @@ export async function recordStartsWithBlank(filePath: string, encoding: Encoding
 async function loadDirect(
   ctx: LoadContext,
   sheet: string,
-  delimiter: string,
+  format: { delimiter: string; recordEnd: '\n' | '\r\n' | undefined },
   header: { rowNumber: number; cells: string[] },
   sample: string[][],
 ): Promise<Loaded | null> {
@@ -165,7 +242,7 @@ async function loadDirect(
     fileId: ctx.fileId,
     sheet,
     path: ctx.filePath,
-    delimiter,
+    ...format,
     columns: headers.map((h) => general.columnMap[h]!),
     firstRowNumber: header.rowNumber + 1,
     skipLines: header.rowNumber,
