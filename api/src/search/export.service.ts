@@ -17,8 +17,12 @@ export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
 
 const META_COLUMNS = ['File', 'Sheet', 'Row'];
 
-/** Files an export is made of are read in 1 MB pieces (the 64 KB default costs ~16× the writes to the socket). */
-export const READ_CHUNK = { highWaterMark: 1024 * 1024 };
+/**
+ * Files an export is made of are read and sent in 4 MB pieces. Measured downloading a kept 3.1 GB
+ * CSV from the page cache with curl: 1 MB pieces 682–781 MB/s, 4 MB pieces 1.5–2.3 GB/s (the 64 KB
+ * default costs ~16× the writes to the socket of 1 MB).
+ */
+export const READ_CHUNK = { highWaterMark: 4 * 1024 * 1024 };
 
 /** A plain number (`-2`, `+1.5`, `3e-7`): safe to export as it is. */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
