@@ -8,7 +8,7 @@
  *
  * Prints: the engine's own rate loading the same CSV into a table of the same layout (the baseline),
  * Sift's CSV ingest with the engine loader and with the JavaScript loader and their ratios to the
- * baseline, author-file derivation, xlsx ingest against exceljs's bare streaming reader on the same
+ * baseline, the same rows tab-delimited (engine loader), author-file derivation, xlsx ingest against exceljs's bare streaming reader on the same
  * file, a ~500 MB CSV (BENCH_BIG_CSV_MB; 0 skips it), search latency (median of 5) and export scan
  * rows/s. Memory per step: peak RSS (the kernel's high-water mark, reset before each step) and peak
  * private memory (RssAnon, sampled every 20 ms): RSS also counts the pages of the 566 MB engine
@@ -65,11 +65,13 @@ const PLAIN_HEADERS = HEADERS.map((h) =>
   h === 'Authors' ? 'Contributors' : h === 'Email Addresses' ? 'Contacts' : h,
 );
 
-async function writeCsv(file: string, headers: string[], rows: number): Promise<void> {
+async function writeCsv(file: string, headers: string[], rows: number, delimiter = ','): Promise<void> {
   const out = createWriteStream(file);
-  const q = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-  out.write(`${headers.map(q).join(',')}\n`);
-  for (let i = 0; i < rows; i++) if (!out.write(`${row(i).map(q).join(',')}\n`)) await once(out, 'drain');
+  const special = new RegExp(`["${delimiter}\n]`);
+  const q = (v: string) => (special.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  out.write(`${headers.map(q).join(delimiter)}\n`);
+  for (let i = 0; i < rows; i++)
+    if (!out.write(`${row(i).map(q).join(delimiter)}\n`)) await once(out, 'drain');
   out.end();
   await once(out, 'finish');
 }
@@ -233,6 +235,8 @@ try {
   const base = await baseline(storage, plainCsv, engine.file);
   const baseMs = base.ms;
   const js = await ingest(storage, dir, 'plain.csv', owner, 'javascript');
+  await writeCsv(path.join(dir, 'tabs.csv'), PLAIN_HEADERS, ROWS, '\t');
+  const tabs = await ingest(storage, dir, 'tabs.csv', owner, 'engine');
   const authors = await ingest(storage, dir, 'authors.csv', owner, 'engine');
 
   const files = [engine.file];
@@ -280,6 +284,11 @@ try {
       value: fmt(rate(js.file.totalRows, js.ms)),
       unit: 'rows/s',
       note: `${(rate(js.file.totalRows, js.ms) / baseRate).toFixed(2)}× baseline, ${fmt(js.ms)} ms, ${mem(js.peak)}`,
+    },
+    'ingest tab-delimited CSV (engine loader)': {
+      value: fmt(rate(tabs.file.totalRows, tabs.ms)),
+      unit: 'rows/s',
+      note: `${(rate(tabs.file.totalRows, tabs.ms) / baseRate).toFixed(2)}× baseline, ${fmt(tabs.ms)} ms, ${mem(tabs.peak)}`,
     },
     'ingest CSV with AUTHOR file': {
       value: fmt(rate(authors.file.totalRows, authors.ms)),
