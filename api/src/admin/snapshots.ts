@@ -13,7 +13,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { directoryBytes } from './disk.ts';
-import { dumpDatabase, loadDatabase, type Storage, type TableDump } from '@sift/clickhouse';
+import { dumpDatabase, loadDatabase, migrate, type Storage, type TableDump } from '@sift/clickhouse';
 import type { RestoreResult, Snapshot } from '../contracts.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 
@@ -109,6 +109,8 @@ export class Snapshots {
       await loadDatabase(storage.client, storage.database, path.join(dir, 'tables'), manifest.tables, [
         { table: 'documents', where: `kind = 'audit'` },
       ]);
+      // A snapshot taken before a schema change comes back with the schema it had.
+      await migrate(storage.client, storage.database);
       storage.rows.forgetColumns();
       const originals = await mirror(path.join(dir, 'blobs'), this.deps.blobDir);
       await mirror(path.join(dir, 'exports'), this.deps.exportDir);
