@@ -184,6 +184,7 @@ try {
       // Best of two for each, alternating: single runs on this machine vary by ±25 %.
       const engineFile = path.join(dir, 'engine.csv');
       const engineRun = async () => {
+        settleDisk();
         const te = performance.now();
         await engineCsv(engineFile, true);
         return performance.now() - te;
@@ -288,6 +289,7 @@ async function exportVia(
   const headers = path.join(dir, 'auth-header');
   writeFileSync(headers, `authorization: Bearer ${token}\ncontent-type: application/json\n`, { mode: 0o600 });
   try {
+    settleDisk();
     const t = performance.now();
     const curl = spawn('curl', [
       '-sS',
@@ -312,9 +314,20 @@ async function exportVia(
   }
 }
 
+/**
+ * Writes the page cache's dirty pages to disk before an export is timed. The exports write hundreds
+ * of megabytes, and this machine's disk takes ~80 MB/s: an export that started while the previous
+ * step's file (or SQLite's database) was still being written back was throttled by it, which made
+ * single export figures vary by half.
+ */
+function settleDisk(): void {
+  spawnSync('sync');
+}
+
 /** exceljs's bare streaming writer writing `n` rows of the same shape to a file; ms. */
 async function bareXlsx(n: number): Promise<number> {
   const file = path.join(dir, 'bare.xlsx');
+  settleDisk();
   const t = performance.now();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: file,
