@@ -139,6 +139,15 @@ it("keeps a call's settings to that call: a later query on the same connection r
     expect(Number((await rs.json<{ n: number }>())[0]!.n)).toBe(1000);
     expect(await settingsNow()).toEqual(defaults);
   }
+  // String values arrive exactly, quotes and backslashes included.
+  for (const d of ["'", '\\', '\t']) {
+    const own = await client.query({
+      query: "SELECT getSetting('format_csv_delimiter') AS d",
+      format: 'JSONEachRow',
+      clickhouse_settings: { format_csv_delimiter: d },
+    });
+    expect(await own.json()).toEqual([{ d }]);
+  }
   // A setting with a string value, and a command, are kept to their call just the same.
   await client.command({ query: 'SELECT 1', clickhouse_settings: { format_csv_delimiter: ';' } });
   const rs = await client.query({

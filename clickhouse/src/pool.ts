@@ -12,6 +12,7 @@ import type {
   ConnQueryResult,
 } from 'chdb/connection';
 import { inlineQueryParams } from './inline-params.ts';
+import { stringLiteral } from './sql.ts';
 
 /**
  * Connections to the embedded engine opened by default. One chDB connection runs one query at a
@@ -139,8 +140,8 @@ const PASSED_THROUGH =
  * session: without the reset, the next query on that connection ran with the earlier call's
  * settings (measured: after a suggestion query's `max_rows_to_read` with `read_overflow_mode =
  * 'break'`, a count of 1,000 rows answered 10; after an export's `max_threads`, searches took
- * twice as long). Values are written as chDB's connection writes them. Returns the parameters to
- * send and the settings the connection holds after the call.
+ * twice as long). Numbers and booleans are written as they are, anything else as a string literal.
+ * Returns the parameters to send and the settings the connection holds after the call.
  */
 export function settingsFor<P extends ConnBaseQueryParams>(
   params: P,
@@ -162,7 +163,7 @@ export function settingsFor<P extends ConnBaseQueryParams>(
         ? String(value)
         : typeof value === 'boolean'
           ? String(Number(value))
-          : `'${String(value).replaceAll("'", "''")}'`;
+          : stringLiteral(String(value));
     statements.push(`SET ${name} = ${literal}`);
     set.add(name);
   }
