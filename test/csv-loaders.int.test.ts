@@ -99,6 +99,7 @@ const cases: [string, Buffer][] = [
     ),
   ],
   ['tab-lf-ragged.csv', Buffer.from('\n\t\nA\tB\nx\ny\tz\textra\n\\N\t\n\n last\trow')],
+  ['tab-leading-blank-lines.csv', Buffer.from('\r\n\t\r\nA\tB\r\n1\t2\r\n\r\n\t\r\n3\t 4\r\n')],
   ['tab-mixed-ends.csv', Buffer.from('A\tB\r\nx\ty\nz\tw\r\n')],
   ['tab-bom.csv', Buffer.from('\uFEFFA\tB\r\n"1\r\n2"\t 3\r\n')],
   // Several chunks (the test cuts at 64 bytes) of CRLF records, comma- and tab-delimited.
