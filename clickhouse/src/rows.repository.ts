@@ -355,29 +355,31 @@ export class RowsRepository {
     const skip = params.skipLines ?? 0;
     // Tab-delimited: CustomSeparated with CSV quoting, which has no setting to skip lines, so the
     // lines before the body are read as records and left out by number.
-    const tab = params.delimiter === '\t';
-    const reader = tab
-      ? {
-          format: 'CustomSeparated',
-          skipWhere: 'n >= {skip:UInt32} AND',
-          settings: {
-            format_custom_escaping_rule: 'CSV' as const,
-            format_custom_field_delimiter: '\t',
-            format_custom_row_after_delimiter: params.recordEnd ?? '\n',
-            input_format_custom_allow_variable_number_of_columns: 1,
-          },
-        }
-      : {
-          format: 'CSV',
-          skipWhere: '',
-          settings: {
-            input_format_csv_skip_first_lines: String(skip),
-            format_csv_delimiter: params.delimiter,
-          },
-        };
+    const reader =
+      params.delimiter === '\t'
+        ? {
+            format: 'CustomSeparated',
+            skipWhere: 'n >= {skip:UInt32} AND',
+            skipped: ' - {skip:UInt32}',
+            settings: {
+              format_custom_escaping_rule: 'CSV' as const,
+              format_custom_field_delimiter: '\t',
+              format_custom_row_after_delimiter: params.recordEnd ?? '\n',
+              input_format_custom_allow_variable_number_of_columns: 1,
+            },
+          }
+        : {
+            format: 'CSV',
+            skipWhere: '',
+            skipped: '',
+            settings: {
+              input_format_csv_skip_first_lines: String(skip),
+              format_csv_delimiter: params.delimiter,
+            },
+          };
     await this.#client.command({
       query: `INSERT INTO ${this.#table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
-              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${tab ? ' - {skip:UInt32}' : ''}), ${fields.join(', ')}${marker}
+              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${reader.skipped}), ${fields.join(', ')}${marker}
               FROM (SELECT rowNumberInAllBlocks() AS n, * FROM file({path:String}, '${reader.format}', {structure:String}))
               WHERE ${reader.skipWhere} NOT (${blank})`,
       query_params: {

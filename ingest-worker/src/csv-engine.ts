@@ -70,9 +70,8 @@ export async function recordEndsUniform(
   encoding: Encoding,
   recordEnd: '\n' | '\r\n',
 ): Promise<boolean> {
-  const unit = encoding === 'utf-16le' || encoding === 'utf-16be' ? 2 : 1;
-  const code = (c: number) => Buffer.from(unit === 1 ? [c] : encoding === 'utf-16le' ? [c, 0] : [0, c]);
-  const [lf, cr] = [code(0x0a), code(0x0d)];
+  const [lf, cr] = [encodedIn('\n', encoding), encodedIn('\r', encoding)];
+  const unit = lf.length; // bytes of a code unit
   let previous: Buffer = Buffer.alloc(0); // the last code unit of the chunk before
   let offset = 0; // bytes of the file before this chunk, for the code units' alignment
   for await (const chunk of createReadStream(filePath, {
@@ -186,6 +185,16 @@ async function loadWithEngine(
 }
 
 /**
+ * `text` (ASCII control and punctuation characters: what the scans below look for) as the bytes it
+ * has in a file of `encoding`; UTF-8 and Windows-1252 agree on ASCII.
+ */
+function encodedIn(text: string, encoding: Encoding): Buffer {
+  return encoding === 'utf-16be'
+    ? Buffer.from(text, 'utf16le').swap16()
+    : Buffer.from(text, encoding === 'utf-16le' ? 'utf16le' : 'latin1');
+}
+
+/**
  * True when a record of the file may start with a space or tab, which the engine's CSV reader skips
  * even with whitespace trimming off (chDB 26.x: ` lead,x` loads as `lead`), so the file must be
  * parsed in JavaScript to keep it. Scans the raw bytes, in the file's encoding, for such a first
@@ -193,10 +202,7 @@ async function loadWithEngine(
  * Reads the whole file (~1 GB/s: native `indexOf`).
  */
 export async function recordStartsWithBlank(filePath: string, encoding: Encoding): Promise<boolean> {
-  const enc = (text: string) =>
-    encoding === 'utf-16be'
-      ? Buffer.from(text, 'utf16le').swap16()
-      : Buffer.from(text, encoding === 'utf-16le' ? 'utf16le' : 'latin1');
+  const enc = (text: string) => encodedIn(text, encoding);
   const patterns = ['\n ', '\n\t', '\r ', '\r\t'].map(enc);
   const bom =
     encoding === 'utf-8'
