@@ -1,38 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { ExportDocument, Storage, StoredDocument } from '@sift/clickhouse';
 import type { ExportHistoryEntry, PreprocessingPreview } from '../contracts.ts';
 import { NotFoundError } from '../errors.ts';
-import { READ_CHUNK, type ExportService, type ParsedExportRequest } from './export.service.ts';
+import type { ExportService, ParsedExportRequest } from './export.service.ts';
+import { FileSender, sendFileRange } from './send-file.ts';
 import { tee } from './tee.ts';
-
-/**
- * Writes bytes `start`–`end` (inclusive) of `file` to `res`, waiting while it is full; rejects if
- * the client goes away. Leaves `res` open and adds no lasting listeners (an export sends many).
- */
-async function sendRange(res: Response, file: string, start: number, end: number): Promise<void> {
-  const gone = () => new Error('The client closed the download');
-  for await (const chunk of createReadStream(file, { ...READ_CHUNK, start, end })) {
-    if (res.destroyed) throw gone();
-    if (res.write(chunk)) continue;
-    const stop = new AbortController();
-    try {
-      await Promise.race([
-        once(res, 'drain', { signal: stop.signal }),
-        once(res, 'close', { signal: stop.signal }).then(() => {
-          throw gone();
-        }),
-      ]);
-    } finally {
-      stop.abort();
-    }
-  }
-}
 
 /** While the engine writes an export file, its new bytes are looked for this often, in ms. */
 const TAIL_INTERVAL_MS = 15;
@@ -61,6 +37,7 @@ async function sendWhileWritten(
     (rows) => (outcome = { rows }),
     (error: unknown) => (outcome = { error }),
   );
+  const sender = new FileSender(res, file);
   try {
     let sent = 0;
     for (;;) {
@@ -71,9 +48,10 @@ async function sendWhileWritten(
         () => 0, // not created yet
       );
       if (size > sent) {
-        await sendRange(res, file, sent, size - 1);
+        await sender.send(sent, size - 1);
         sent = size;
       } else if (ended) {
+        await sender.finish();
         return ended.rows;
       } else {
         await Promise.race([driven, new Promise((resolve) => setTimeout(resolve, TAIL_INTERVAL_MS))]);
@@ -83,6 +61,8 @@ async function sendWhileWritten(
     stopped = true;
     await driven; // the piece in hand ends before the caller removes the file
     throw e;
+  } finally {
+    await sender.close();
   }
 }
 
@@ -175,7 +155,8 @@ export class ExportHistory {
     if (size === null) throw new NotFoundError('The export file is no longer available', 'EXPORT_NOT_FOUND');
     res.attachment(doc.body.exportFilename);
     res.setHeader('content-length', String(size));
-    await pipeline(createReadStream(file, READ_CHUNK), res);
+    await sendFileRange(res, file, 0, size - 1);
+    res.end();
   }
 
   /** Removes an export's record and its file; 404 for an unknown id or another account's export. */
