@@ -18,3 +18,95 @@
 export const ENGINE_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000';
 
 process.env.JE_MALLOC_CONF ??= ENGINE_MALLOC_CONF;
+
+/**
+ * How often, in ms, the embedded engine's allocator is purged while heavy work runs (see
+ * {@link MemoryPurger}).
+ */
+export const ENGINE_PURGE_INTERVAL_MS = 100;
+
+/**
+ * Returns the embedded engine's freed pages to the kernel every {@link ENGINE_PURGE_INTERVAL_MS}
+ * while heavy work (an ingest's load, an export) is under way: `SYSTEM JEMALLOC PURGE`, the
+ * allocator's `arena.<all>.purge`, on a pooled connection.
+ *
+ * Loading a file frees and reallocates the buffers of every part it writes and merges, and the
+ * allocator keeps freed pages resident until they have aged (1 s, {@link ENGINE_MALLOC_CONF}), so
+ * most of an ingest's resident memory is pages already freed. Measured on a 500 MB CSV (1.72M rows,
+ * 10 columns, 9 text indexes) ingested with ingestFile in a fresh process (scratch probe of this
+ * commit; peak RSS, private memory above the ~120 MB before the ingest, time):
+ *
+ * | allocator                               | runs | peak RSS   | private     | ingest     |
+ * |-----------------------------------------|------|------------|-------------|------------|
+ * | 1 s decay, no purge                     | 5    | 574–620 MB | +219–272 MB | 7.4–9.5 s  |
+ * | the same, purged every 200 ms           | 3    | 510–555 MB | +160–203 MB | 8.6–9.6 s  |
+ * | the same, purged every 100 ms (this)    | 8    | 464–517 MB | +116–166 MB | 8.6–9.9 s  |
+ * | the same, purged every 50 or 25 ms      | 4    | 453–524 MB | +100–163 MB | 5.9–10.3 s |
+ * | no decay (`dirty_decay_ms:0`), no purge | 1    | 428 MB     | +80 MB      | 11.5 s     |
+ *
+ * A decay of 0 frees the most but returns every page as it is freed, a third slower; fewer
+ * allocator arenas, a threshold for huge allocations, one merge at a time, vertical merges or
+ * smaller merge blocks each left the peak within the runs' spread (570–650 MB).
+ *
+ * The first purge runs when the first piece of work starts; purges never overlap (a tick is
+ * skipped while one runs). If the engine refuses a purge, purging stops for the process and
+ * `onError` hears why once; the work itself is never failed by it.
+ */
+export class MemoryPurger {
+  #active = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #purging = false;
+  #failed = false;
+  #purges = 0;
+
+  /**
+   * `purge`: one purge of the engine's allocator (rejects if the engine refuses it); `onError`:
+   * told once when a purge fails.
+   */
+  constructor(
+    private readonly purge: () => Promise<unknown>,
+    private readonly onError: (error: unknown) => void = () => {},
+    private readonly intervalMs = ENGINE_PURGE_INTERVAL_MS,
+  ) {}
+
+  /** Purges that have completed since the purger was made (for tests and diagnostics). */
+  get purges(): number {
+    return this.#purges;
+  }
+
+  /** Runs `work`, purging while it (or any other work run through this purger) is under way. */
+  async during<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#active++ === 0 && !this.#failed) {
+      this.#tick();
+      this.#timer = setInterval(() => this.#tick(), this.intervalMs);
+      this.#timer.unref();
+    }
+    try {
+      return await work();
+    } finally {
+      if (--this.#active === 0) this.#stop();
+    }
+  }
+
+  #stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #tick(): void {
+    if (this.#purging || this.#failed) return;
+    this.#purging = true;
+    this.purge().then(
+      () => {
+        this.#purges++;
+        this.#purging = false;
+      },
+      (error: unknown) => {
+        this.#failed = true;
+        this.#purging = false;
+        this.#stop();
+        this.onError(error);
+      },
+    );
+  }
+}

@@ -12,6 +12,7 @@ import {
   type SavedQueryDocument,
 } from './documents.repository.ts';
 import { FilesRepository } from './files.repository.ts';
+import { MemoryPurger } from './engine-memory.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows.repository.ts';
 
@@ -26,6 +27,7 @@ export { migrate } from './migrations.ts';
 export { ident, likeContains } from './sql.ts';
 export { inlineQueryParams } from './inline-params.ts';
 export { PooledConnection } from './pool.ts';
+export { ENGINE_PURGE_INTERVAL_MS, MemoryPurger } from './engine-memory.ts';
 
 /** Everything that talks to ClickHouse, opened once per process. */
 export interface Storage {
@@ -42,6 +44,13 @@ export interface Storage {
   queries: DocumentsRepository<SavedQueryDocument>;
   /** What administrators did (owner '' = the system-wide log). */
   audit: DocumentsRepository<AuditDocument>;
+  /**
+   * Runs `work` (an ingest's load, an export: work that has the engine write and free large
+   * buffers) while the embedded engine's freed memory is returned to the kernel every 100 ms
+   * (MemoryPurger in engine-memory.ts); against a ClickHouse server it only runs `work`.
+   * Resolves or rejects as `work` does.
+   */
+  purgingMemory<T>(work: () => Promise<T>): Promise<T>;
   /** Answers true when ClickHouse answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -51,6 +60,13 @@ export interface Storage {
 export async function openStorage(options: ClickHouseOptions): Promise<Storage> {
   const client = openClickHouse(options);
   await migrate(client, options.database);
+  const purger = options.url
+    ? null
+    : new MemoryPurger(
+        () => client.command({ query: 'SYSTEM JEMALLOC PURGE' }),
+        (error) =>
+          console.error('[sift] The embedded engine refused to purge its memory; not trying again', error),
+      );
   return {
     client,
     database: options.database,
@@ -61,6 +77,7 @@ export async function openStorage(options: ClickHouseOptions): Promise<Storage> 
     exports: new DocumentsRepository<ExportDocument>(client, options.database, 'export'),
     queries: new DocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
     audit: new DocumentsRepository<AuditDocument>(client, options.database, 'audit'),
+    purgingMemory: (work) => (purger ? purger.during(work) : work()),
     async ping() {
       try {
         const r = await client.ping();

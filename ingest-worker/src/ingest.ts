@@ -307,8 +307,9 @@ export async function ingestFile(
     },
   };
   const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') !== 'javascript';
-  const { general, authors } =
-    (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format));
+  const { general, authors } = await storage.purgingMemory(
+    async () => (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format)),
+  );
   if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
 
   await progress(3, 0);

@@ -79,8 +79,15 @@ export class ExportHistory {
     private readonly exportDir: string,
   ) {}
 
-  /** Streams the export to `res` and keeps it. Resolves with its history entry. */
-  async run(ownerId: string, request: ParsedExportRequest, res: Response): Promise<ExportHistoryEntry> {
+  /**
+   * Streams the export to `res` and keeps it. Resolves with its history entry. The engine's freed
+   * memory is purged while it runs (Storage.purgingMemory).
+   */
+  run(ownerId: string, request: ParsedExportRequest, res: Response): Promise<ExportHistoryEntry> {
+    return this.storage.purgingMemory(() => this.#run(ownerId, request, res));
+  }
+
+  async #run(ownerId: string, request: ParsedExportRequest, res: Response): Promise<ExportHistoryEntry> {
     const prepared = await this.exports.prepare(ownerId, request);
     const id = randomUUID();
     const storedName = `${id}.${prepared.format.toLowerCase()}`;
