@@ -14,18 +14,18 @@
  * writer (best of two alternating runs each); at the last size the API's peak RSS during a CSV
  * export of every row, read from a Sift process of its own (scripts/bench-serve.ts) on the same data.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { startSift } from '@sift/api';
+import type { SearchResponse } from '@sift/api/contracts';
 import { ident, newUploadRecord, type FileRow } from '@sift/clickhouse';
 import { signIn } from '../test/support/oidc.ts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
-import { benchSiftOptions, procStatus } from './bench-support.ts';
+import { apiCaller, benchSiftOptions, curlApi, serveAlone, watchMemory } from './bench-support.ts';
 
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
 const FILES = 200;
@@ -82,14 +82,9 @@ const table = `${ident(storage.database)}.rows`;
 const rows: Record<string, unknown>[] = [];
 try {
   const token = await signIn(sift.url, 'admin@example.com', 'Bench Mark');
-  const api = (p: string, body: unknown) =>
-    fetch(`${sift.url}/api${p}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const api = apiCaller(sift.url, token);
   await api('/accounts/onboard', { firstName: 'Bench', lastName: 'Mark' });
-  const me = (await (await api('/accounts/me', {})).json()) as { id: string };
+  const me = await api<{ id: string }>('/accounts/me');
 
   // Columns (with the skip indexes Sift decides from a sample) and 200 PROCESSED file records.
   const sampleRs = await storage.client.query({
@@ -162,11 +157,11 @@ try {
       });
       let hits = 0;
       const http = await timed(async () => {
-        const res = (await (
-          await api('/file/search', { searchCriteria: criteria, page: 0, size: 20 })
-        ).json()) as {
-          totalRecords: number;
-        };
+        const res = await api<SearchResponse>('/file/search', {
+          searchCriteria: criteria,
+          page: 0,
+          size: 20,
+        });
         hits = res.totalRecords;
       });
       row[`${name}: API ms`] = http.toFixed(1);
@@ -207,21 +202,15 @@ try {
       // The API's memory during a full export, read from a Sift process of its own on the same data:
       // this process has generated rows, written SQLite's CSV and run exceljs, which a server has not.
       await closeSift();
-      const alone = await serveAlone(dir, queuePrefix);
+      const alone = await serveAlone(dir, DATABASE, queuePrefix);
       try {
         const aloneToken = await signIn(alone.url, 'admin@example.com', 'Bench Mark');
-        const before = procStatus(alone.pid, 'VmRSS');
-        writeFileSync(`/proc/${alone.pid}/clear_refs`, '5'); // its VmHWM restarts from here
         // Private memory (heaps, engine) apart from the engine library's pages mapped from disk.
-        let peakAnon = procStatus(alone.pid, 'RssAnon');
-        const sampler = setInterval(
-          () => (peakAnon = Math.max(peakAnon, procStatus(alone.pid, 'RssAnon'))),
-          20,
-        );
-        const csv = await exportVia(alone.url, aloneToken, 'CSV').finally(() => clearInterval(sampler));
-        const peak = procStatus(alone.pid, 'VmHWM');
+        const watch = watchMemory(alone.pid);
+        const csv = await exportVia(alone.url, aloneToken, 'CSV');
+        const peak = watch.stop();
         row['full CSV export'] =
-          `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, API peak RSS ${fmt(peak / 2 ** 20)} MB, private ${fmt(peakAnon / 2 ** 20)} MB (${fmt(before / 2 ** 20)} MB RSS before it; a Sift process of its own)`;
+          `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, API peak RSS ${fmt(peak.rss / 2 ** 20)} MB, private ${fmt(peak.private / 2 ** 20)} MB (${fmt(peak.before / 2 ** 20)} MB RSS before it; a Sift process of its own)`;
       } finally {
         await alone.stop();
       }
@@ -286,32 +275,20 @@ async function exportVia(
   token: string,
   format: 'CSV' | 'XLSX',
 ): Promise<{ ms: number; bytes: number }> {
-  const headers = path.join(dir, 'auth-header');
-  writeFileSync(headers, `authorization: Bearer ${token}\ncontent-type: application/json\n`, { mode: 0o600 });
-  try {
-    settleDisk();
-    const t = performance.now();
-    const curl = spawn('curl', [
-      '-sS',
-      '--fail',
-      '-o',
-      '/dev/null',
-      '-w',
-      '%{size_download}',
-      '-H',
-      `@${headers}`,
-      '--data-binary',
-      JSON.stringify({ searchCriteria: {}, format }),
-      `${url}/api/file/export`,
-    ]);
-    let out = '';
-    curl.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const [code] = (await once(curl, 'close')) as [number];
-    if (code !== 0) throw new Error(`curl exited with ${code} exporting ${format}`);
-    return { ms: performance.now() - t, bytes: Number(out) };
-  } finally {
-    rmSync(headers, { force: true });
-  }
+  settleDisk();
+  const t = performance.now();
+  const out = await curlApi(dir, token, [
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{size_download}',
+    '-H',
+    'content-type: application/json',
+    '--data-binary',
+    JSON.stringify({ searchCriteria: {}, format }),
+    `${url}/api/file/export`,
+  ]);
+  return { ms: performance.now() - t, bytes: Number(out) };
 }
 
 /**
@@ -359,37 +336,4 @@ async function bareXlsx(n: number): Promise<number> {
   const ms = performance.now() - t;
   rmSync(file, { force: true });
   return ms;
-}
-
-/** Sift on `dataDir` in a child process (scripts/bench-serve.ts), once it answers. */
-async function serveAlone(
-  dataDir: string,
-  prefix: string,
-): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [
-    ...process.execArgv.filter((a) => a !== '--expose-gc'),
-    path.join(import.meta.dirname, 'bench-serve.ts'),
-    dataDir,
-    DATABASE,
-    prefix,
-  ]);
-  child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /^READY (\S+)$/m.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`bench-serve exited with ${code}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

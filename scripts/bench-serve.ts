@@ -2,19 +2,22 @@
  * Sift alone in a process of its own, for `npm run bench:search`'s memory measure: the API's peak
  * RSS during an export is read from this process, which has done nothing but start and answer.
  *
- *   tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix>
+ *   tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix> [<Config overrides as JSON>]
  *
  * Prints `READY <url>` once it answers; closes Sift and exits on SIGTERM.
  */
-import { startSift } from '@sift/api';
+import { startSift, type Config } from '@sift/api';
 import { benchSiftOptions } from './bench-support.ts';
 
-const [dataDir, database, queuePrefix] = process.argv.slice(2);
+const [dataDir, database, queuePrefix, overrides] = process.argv.slice(2);
 if (!dataDir || !database || !queuePrefix) {
   console.error('usage: tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix>');
   process.exit(2);
 }
-const sift = await startSift(benchSiftOptions(dataDir, database, queuePrefix));
+const sift = await startSift({
+  ...benchSiftOptions(dataDir, database, queuePrefix),
+  ...(JSON.parse(overrides ?? '{}') as Partial<Config>),
+});
 process.once('SIGTERM', () => {
   void sift.close().finally(() => process.exit(0));
 });
