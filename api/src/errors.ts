@@ -33,6 +33,16 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/**
+ * The client went away before a download ended (it cancelled, or its connection dropped): nothing
+ * is wrong on our side, so it is not logged; the response is destroyed like any failed download.
+ */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('The client closed the download');
+  }
+}
+
 /** The one error middleware, mounted last: maps errors to `{ error, code }` with the right status. */
 export function errorHandler(log: (message: string, detail?: unknown) => void): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
@@ -50,7 +60,7 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
     } else if (bodyParserError(err) === 'entity.too.large') {
       status = 413;
       body = { error: 'The request body is too large (at most 1 MB of JSON).', code: 'BODY_TOO_LARGE' };
-    } else {
+    } else if (!(err instanceof ClientGoneError)) {
       log('Unhandled error', err);
     }
     if (res.headersSent) {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientGoneError } from '../errors.ts';
 import { FileSender, SEND_PIECE_BYTES, sendFileRange } from './send-file.ts';
 
 /** A file of random bytes over several pieces, so the two buffers are each reused. */
@@ -89,5 +90,6 @@ describe('FileSender', () => {
     handle = (res) => sendFileRange(res, file, 0, data.length - 1);
     await download({ stopAfter: 100_000 });
     await expect(handled).rejects.toThrow('The client closed the download');
+    await expect(handled).rejects.toBeInstanceOf(ClientGoneError);
   });
 });

@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { ClientGoneError } from '../errors.ts';
 
 /**
  * Bytes read from a file and written to a response at a time: 4 MB. Measured downloading a kept
@@ -9,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 export const SEND_PIECE_BYTES = 4 * 1024 * 1024;
 
 /** The error a send rejects with when the client has gone away. */
-const clientGone = () => new Error('The client closed the download');
+const clientGone = () => new ClientGoneError();
 
 /**
  * Writes `chunk` to `res`; resolves once the response has handed it on (the chunk may then be
