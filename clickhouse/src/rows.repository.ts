@@ -51,14 +51,16 @@ const SUGGEST_SETTINGS = {
  * peak RSS over a full 10M-row CSV export fell from 910 to 583 MB, and the export took 19.8 s
  * instead of 23.2 s (scratch probes of this commit).
  *
- * Blocks of 2,048 rows: the read in key order holds several blocks of each part it merges. Measured
+ * Blocks of 1,024 rows: the read in key order holds several blocks of each part it merges. Measured
  * writing 4M rows (10 columns, 4 parts) to a CSV file, private memory above the start, two runs
  * each: blocks of 8,192 rows +104 MB in 1.9–2.1 s, 4,096 +70–73 MB, 2,048 +53–54 MB in 1.7–1.8 s,
- * 1,024 +44 MB in 1.8 s; the same read in no order +46 MB (scratch probe of this commit).
+ * 1,024 +44 MB in 1.8 s; the same read in no order +46 MB (scratch probe). The full 10M-row CSV
+ * export of `npm run bench:search` (5 parts): API peak RSS 511–513 MB with 8,192, 504 MB with
+ * 2,048, 494–500 MB with 1,024 rows, at 660–780k rows/s throughout.
  */
 const BOUNDED_EXPORT_SETTINGS = {
   max_threads: 2,
-  max_block_size: '2048',
+  max_block_size: '1024',
   max_bytes_before_external_sort: String(100 * 1024 * 1024),
   output_format_parallel_formatting: 0,
   read_in_order_use_buffering: 0,
