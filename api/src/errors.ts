@@ -38,8 +38,9 @@ export class NotFoundError extends HttpError {
  * is wrong on our side, so it is not logged; the response is destroyed like any failed download.
  */
 export class ClientGoneError extends Error {
-  constructor() {
-    super('The client closed the download');
+  /** `cause`: the connection's error, when the client went away by a failed write. */
+  constructor(cause?: unknown) {
+    super('The client closed the download', cause === undefined ? undefined : { cause });
   }
 }
 

@@ -9,22 +9,20 @@ import { ClientGoneError } from '../errors.ts';
  */
 export const SEND_PIECE_BYTES = 4 * 1024 * 1024;
 
-/** The error a send rejects with when the client has gone away. */
-const clientGone = () => new ClientGoneError();
-
 /**
  * Writes `chunk` to `res`; resolves once the response has handed it on (the chunk may then be
- * reused), rejects if the response fails or the client goes away first.
+ * reused). Rejects with a ClientGoneError if the client goes away first: the response closes, or the
+ * write fails (a reset or broken connection: `ECONNRESET`, `EPIPE`, its error as the cause).
  */
 function write(res: ServerResponse, chunk: Buffer): Promise<void> {
-  if (res.destroyed) return Promise.reject(clientGone());
+  if (res.destroyed) return Promise.reject(new ClientGoneError());
   return new Promise<void>((resolve, reject) => {
-    const onClose = () => reject(clientGone());
+    const onClose = () => reject(new ClientGoneError());
     res.once('close', onClose);
     res.write(chunk, (error) => {
       res.off('close', onClose);
       if (!error) resolve();
-      else reject(res.destroyed ? clientGone() : error); // a reset connection: the client has gone
+      else reject(new ClientGoneError(error));
     });
   });
 }
