@@ -1,6 +1,7 @@
 /**
- * Sift alone in a process of its own, for `npm run bench:search`'s memory measure: the API's peak
- * RSS during an export is read from this process, which has done nothing but start and answer.
+ * Sift alone in a process of its own, for the benchmarks' memory measures: the API's peak RSS during
+ * an export (`npm run bench:search`) or an upload's ingest (`npm run bench`, with the worker) is read
+ * from this process, which has done nothing but start and answer.
  *
  *   tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix> [<Config overrides as JSON>]
  *
@@ -11,7 +12,9 @@ import { benchSiftOptions } from './bench-support.ts';
 
 const [dataDir, database, queuePrefix, overrides] = process.argv.slice(2);
 if (!dataDir || !database || !queuePrefix) {
-  console.error('usage: tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix>');
+  console.error(
+    'usage: tsx scripts/bench-serve.ts <dataDir> <database> <queuePrefix> [<Config overrides as JSON>]',
+  );
   process.exit(2);
 }
 const sift = await startSift({

@@ -93,14 +93,19 @@ async function writeXlsx(file: string): Promise<void> {
   await wb.commit();
 }
 
+/**
+ * Waits before a step is measured: the engine returns freed pages to the kernel after 1 s
+ * (JE_MALLOC_CONF), so those of the step before (the baseline's INSERT peaks at ~1.8 GB with the
+ * engine's default settings), or of a process's start, are gone by then.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2500));
+
 /** Runs `fn` and reports its duration and peak memory (Linux /proc; zeros elsewhere). */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peak: Peak }> {
   // Garbage of earlier steps (generating the files) must not count: collect it first when the
   // script runs with --expose-gc (npm run bench does).
   (globalThis as { gc?: () => void }).gc?.();
-  // The engine returns freed pages to the kernel after 1 s (JE_MALLOC_CONF): wait for those of the
-  // step before (the baseline's INSERT peaks at ~1.8 GB with the engine's default settings).
-  await new Promise((resolve) => setTimeout(resolve, 2500));
+  await settle();
   const watch = watchMemory('self');
   const t = performance.now();
   const value = await fn();
@@ -155,7 +160,7 @@ async function uploadAlone(file: string, name: string): Promise<{ rows: number; 
     const token = await signIn(sift.url, 'admin@example.com', 'Bench Mark');
     const api = apiCaller(sift.url, token);
     await api('/accounts/onboard', { firstName: 'Bench', lastName: 'Mark' });
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // as measured(): the start settles
+    await settle();
     const watch = watchMemory(sift.pid);
     const answer = JSON.parse(
       await curlApi(dataDir, token, ['-F', `file=@${file};filename=${name}`, `${sift.url}/api/file/upload`]),
@@ -332,7 +337,7 @@ try {
       },
     }),
     ...(bigAlone && {
-      [`the same CSV through Sift alone (upload → PROCESSED)`]: {
+      'the same CSV through Sift alone (upload → PROCESSED)': {
         value: fmt(rate(bigAlone.rows, bigAlone.ms)),
         unit: 'rows/s',
         note: `${fmt(bigAlone.ms)} ms, ${mem(bigAlone.peak)}; npm start's process: API, ingest worker and engine, uploaded with curl`,
