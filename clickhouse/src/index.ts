@@ -13,6 +13,7 @@ import {
 } from './documents.repository.ts';
 import { FilesRepository } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
+import { ENGINE_RELEASE_IDLE_MS, engineCodeReleaser } from './engine-pages.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows.repository.ts';
 
@@ -28,6 +29,13 @@ export { ident, likeContains } from './sql.ts';
 export { inlineQueryParams } from './inline-params.ts';
 export { PooledConnection } from './pool.ts';
 export { ENGINE_PURGE_INTERVAL_MS, MemoryPurger } from './engine-memory.ts';
+export {
+  ENGINE_RELEASE_IDLE_MS,
+  engineCodeReleaser,
+  releaseEngineCode,
+  residentFileBytes,
+  type EngineCodeRelease,
+} from './engine-pages.ts';
 
 /** Everything that talks to ClickHouse, opened once per process. */
 export interface Storage {
@@ -47,8 +55,9 @@ export interface Storage {
   /**
    * Runs `work` (an ingest's load, an export: work that has the engine write and free large
    * buffers) while the embedded engine's freed memory is returned to the kernel every 100 ms
-   * (MemoryPurger in engine-memory.ts); against a ClickHouse server it only runs `work`.
-   * Resolves or rejects as `work` does.
+   * (MemoryPurger in engine-memory.ts), and a second after the last such work the engine's code
+   * pages are given back (releaseEngineCode in engine-pages.ts, also done once when the storage
+   * opens); against a ClickHouse server it only runs `work`. Resolves or rejects as `work` does.
    */
   purgingMemory<T>(work: () => Promise<T>): Promise<T>;
   /** Answers true when ClickHouse answers a trivial query. */
@@ -60,13 +69,20 @@ export interface Storage {
 export async function openStorage(options: ClickHouseOptions): Promise<Storage> {
   const client = openClickHouse(options);
   await migrate(client, options.database);
-  const purger = options.url
-    ? null
-    : new MemoryPurger(
-        () => client.command({ query: 'SYSTEM JEMALLOC PURGE' }),
-        (error) =>
-          console.error('[sift] The embedded engine refused to purge its memory; not trying again', error),
-      );
+  let purger: MemoryPurger | null = null;
+  if (!options.url) {
+    const releaseCode = engineCodeReleaser((error) =>
+      console.error("[sift] Could not give back the embedded engine's code pages; not trying again", error),
+    );
+    releaseCode(); // what loading the library and the migrations touched
+    purger = new MemoryPurger(
+      () => client.command({ query: 'SYSTEM JEMALLOC PURGE' }),
+      (error) =>
+        console.error('[sift] The embedded engine refused to purge its memory; not trying again', error),
+      undefined,
+      { afterMs: ENGINE_RELEASE_IDLE_MS, run: releaseCode },
+    );
+  }
   return {
     client,
     database: options.database,
