@@ -25,7 +25,8 @@ import type { SearchResponse } from '@sift/api/contracts';
 import { ident, newUploadRecord, type FileRow } from '@sift/clickhouse';
 import { signIn } from '../test/support/oidc.ts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
-import { apiCaller, benchSiftOptions, curlApi, serveAlone, watchMemory } from './bench-support.ts';
+import { benchSiftOptions } from './bench-options.ts';
+import { apiCaller, curlApi, serveAlone, watchMemory } from './bench-support.ts';
 
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
 const FILES = 200;

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '@sift/api';
+import { buildServer } from './build-server.mjs';
 
 /**
  * A memory field of /proc/<pid>/status in bytes (VmRSS: now; VmHWM: the high-water mark since
@@ -23,20 +24,6 @@ export function procStatus(pid: number | 'self', field: 'VmRSS' | 'VmHWM' | 'Rss
   }
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
   return m ? Number(m[1]) * 1024 : 0;
-}
-
-/** Sift for a benchmark: any free port, embedded engine in `dataDir`, no worker, no web app. */
-export function benchSiftOptions(dataDir: string, database: string, queuePrefix: string): Partial<Config> {
-  return {
-    port: 0,
-    dataDir,
-    clickhouseDatabase: database,
-    queuePrefix,
-    webDir: undefined,
-    publicUrl: undefined,
-    oidcIssuer: undefined,
-    runWorker: false,
-  };
 }
 
 /** Peak memory of a process over one step, in bytes. */
@@ -86,6 +73,7 @@ export interface SiftAlone {
 /**
  * Starts Sift in a process of its own on `dataDir` (see bench-serve.ts), with `overrides` of the
  * benchmark's configuration (`runWorker: true` runs the ingest worker too, as `npm start` does).
+ * Like `npm start`, the process runs a bundle on plain Node (scripts/build-server.mjs), not tsx.
  * Resolves once it answers.
  */
 export async function serveAlone(
@@ -94,14 +82,8 @@ export async function serveAlone(
   queuePrefix: string,
   overrides: Partial<Config> = {},
 ): Promise<SiftAlone> {
-  const child = spawn(process.execPath, [
-    ...process.execArgv.filter((a) => a !== '--expose-gc'),
-    path.join(import.meta.dirname, 'bench-serve.ts'),
-    dataDir,
-    database,
-    queuePrefix,
-    JSON.stringify(overrides),
-  ]);
+  const bundle = await buildServer('scripts/bench-serve.ts', 'dist/bench-serve.mjs');
+  const child = spawn(process.execPath, [bundle, dataDir, database, queuePrefix, JSON.stringify(overrides)]);
   child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,8 +1,9 @@
-// `npm start`: builds the web app on first run, then runs the all-in-one Sift process (API, ingest
-// worker, web app, dev identity provider, embedded ClickHouse) from the TypeScript sources.
-import { register } from 'tsx/esm/api';
+// `npm start`: builds the web app on first run, bundles the server (scripts/build-server.mjs), then
+// runs the all-in-one Sift process (API, ingest worker, web app, dev identity provider, embedded
+// ClickHouse) on plain Node.
+import { buildServer } from './build-server.mjs';
 import { ensureWebBuild } from './ensure-web-build.mjs';
 
 ensureWebBuild();
-register();
-await import('../api/src/main.ts');
+const server = await buildServer('api/src/main.ts', 'dist/sift.mjs');
+await import(server);
