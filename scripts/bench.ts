@@ -32,7 +32,7 @@ import {
   type FileRow,
   type Storage,
 } from '@sift/clickhouse';
-import { ingestFile } from '@sift/ingest-worker';
+import { disablePretenuring, ingestFile } from '@sift/ingest-worker';
 import type { FileRecord, UploadResponse } from '@sift/api/contracts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
 import { apiCaller, curlApi, serveAlone, watchMemory, type Peak } from './bench-support.ts';
@@ -238,6 +238,7 @@ const rate = (rows: number, ms: number) => (rows / ms) * 1000;
 const mem = (p: Peak) =>
   `peak RSS ${fmt(p.rss / 2 ** 20)} MB (private ${fmt(p.private / 2 ** 20)} MB; ${fmt(p.before / 2 ** 20)} MB before)`;
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-'));
+disablePretenuring(); // as startSift does in Sift's process
 const storage = await openStorage({
   user: 'default',
   password: '',

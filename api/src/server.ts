@@ -6,6 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { openStorage, type Storage } from '@sift/clickhouse';
 import {
+  disablePretenuring,
   INGEST_JOB_OPTIONS,
   INGEST_QUEUE,
   startIngestWorker,
@@ -61,6 +62,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   const config: Config = { ...loadConfig(), webDir: DEFAULT_WEB_DIR, ...overrides };
   const log = (message: string, detail?: unknown) => console.error(`[sift] ${message}`, detail ?? '');
   await checkRedis(config.redisUrl);
+  disablePretenuring(); // xlsx ingest and exports make short-lived objects by the million (heap.ts)
 
   const server = createServer();
   await new Promise<void>((resolve, reject) => {

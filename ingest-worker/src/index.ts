@@ -5,3 +5,4 @@ export * from './worker.ts';
 export * from './authors.ts';
 export * from './tracking.ts';
 export * from './parse/index.ts';
+export * from './heap.ts';

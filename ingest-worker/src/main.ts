@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { openStorage } from '@sift/clickhouse';
+import { disablePretenuring } from './heap.ts';
 import { startIngestWorker } from './worker.ts';
 
 const env = process.env;
@@ -12,6 +13,7 @@ if (!env.CLICKHOUSE_URL) {
   console.error('A stand-alone ingest worker needs CLICKHOUSE_URL (embedded chDB is locked to one process).');
   process.exit(1);
 }
+disablePretenuring();
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
 const storage = await openStorage({
   url: env.CLICKHOUSE_URL,
