@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '@sift/api';
-import { buildServer } from './build-server.mjs';
+import { buildServer, SERVER_NODE_FLAGS } from './build-server.mjs';
 
 /**
  * A memory field of /proc/<pid>/status in bytes (VmRSS: now; VmHWM: the high-water mark since
@@ -73,7 +73,8 @@ export interface SiftAlone {
 /**
  * Starts Sift in a process of its own on `dataDir` (see bench-serve.ts), with `overrides` of the
  * benchmark's configuration (`runWorker: true` runs the ingest worker too, as `npm start` does).
- * Like `npm start`, the process runs a bundle on plain Node (scripts/build-server.mjs), not tsx.
+ * Like `npm start`, the process runs a bundle on plain Node with SERVER_NODE_FLAGS
+ * (scripts/build-server.mjs), not tsx.
  * Resolves once it answers.
  */
 export async function serveAlone(

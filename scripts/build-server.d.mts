@@ -4,3 +4,6 @@
  * path, rejects with esbuild's error when the sources do not build.
  */
 export function buildServer(entry: string, outfile: string): Promise<string>;
+
+/** Node options Sift's server runs with (`npm start`, the compose file, the benchmarks' Sift alone). */
+export const SERVER_NODE_FLAGS: string[];

@@ -5,18 +5,26 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../scripts/build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sift-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('npm start', () => {
+  it("gives Node the server's options", () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.start).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+  });
+
   it('runs the bundled server: it answers, serves the web app and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
       cwd: root,
       // Port 0: any free port; no ingest worker, so no queue of another run is touched.
       env: { ...process.env, DATA_DIR: dataDir, PORT: '0', RUN_INGEST_WORKER: 'false' },
