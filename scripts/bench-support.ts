@@ -84,7 +84,14 @@ export async function serveAlone(
   overrides: Partial<Config> = {},
 ): Promise<SiftAlone> {
   const bundle = await buildServer('scripts/bench-serve.ts', 'dist/bench-serve.mjs');
-  const child = spawn(process.execPath, [bundle, dataDir, database, queuePrefix, JSON.stringify(overrides)]);
+  const child = spawn(process.execPath, [
+    ...SERVER_NODE_FLAGS,
+    bundle,
+    dataDir,
+    database,
+    queuePrefix,
+    JSON.stringify(overrides),
+  ]);
   child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
