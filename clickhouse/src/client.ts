@@ -1,10 +1,9 @@
 // First: the allocator options must be in the environment before chDB's library loads.
 import './engine-memory.ts';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { Session } from 'chdb';
-import { createChdbConnection } from 'chdb/connection';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { EMBEDDED_CONNECTIONS, PooledConnection } from './pool.ts';
 
 /** How to reach ClickHouse. With `url` unset, chDB runs embedded with its data under `dataDir/clickhouse`. */
@@ -41,6 +40,11 @@ export function openClickHouse(options: ClickHouseOptions): ClickHouseClient {
       request_timeout: 300_000,
     });
   }
+  // chDB is loaded only here, for the embedded engine: loading it maps its 540 MB library into the
+  // process (~137 MB resident), which a process working against a ClickHouse server has no use for.
+  const require = createRequire(import.meta.url);
+  const { Session } = require('chdb') as typeof import('chdb');
+  const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
   const dir = path.resolve(options.dataDir, 'clickhouse');
   mkdirSync(dir, { recursive: true });
   // The first session of a data directory starts the engine with its server settings; the pool's
