@@ -23,6 +23,16 @@ describe('npm start', () => {
     expect(pkg.scripts.start).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
   });
 
+  it("gives the compose file's API and ingest worker the same options", () => {
+    const compose = readFileSync(path.join(root, 'deploy', 'compose.yaml'), 'utf8');
+    const runs = [...compose.matchAll(/ node ((?:--\S+ )*)dist\/(\S+)\.mjs/g)].map((m) => [m[2], m[1]]);
+    const flags = `${SERVER_NODE_FLAGS.join(' ')} `;
+    expect(runs).toEqual([
+      ['api', flags],
+      ['ingest-worker', flags],
+    ]);
+  });
+
   it('runs the bundled server: it answers, serves the web app and stops on SIGTERM', async () => {
     const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
       cwd: root,
