@@ -31,8 +31,8 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
 /**
  * esbuild plugin: workspace packages are bundled; every other package that Node would find in the
  * root node_modules from dist/ stays external. A package a workspace holds a version of its own
- * (ingest-worker/node_modules/saxes 6, where exceljs keeps saxes 5 at the root) is bundled, so each
- * module gets the version its workspace asked for.
+ * (in the workspace's node_modules, because the root keeps another version for another package) is
+ * bundled, so each module gets the version its workspace asked for.
  */
 const externalPackages = {
   name: 'external-packages',
@@ -88,7 +88,7 @@ export async function buildServer(entry, outfile) {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
-    // A bundled CommonJS package's require() of an external one (saxes → xmlchars) needs a
+    // A bundled CommonJS package's require() of an external one (a nested package's dependency) needs a
     // require, resolving from the repository root like the bundle's external imports.
     banner: {
       js: `import { createRequire as siftRequire } from 'node:module'; const require = siftRequire(${JSON.stringify(pathToFileURL(path.join(root, 'package.json')).href)});`,

@@ -454,12 +454,24 @@ export class RowsRepository {
     return rows;
   }
 
-  /** Removes every row of these files (lightweight delete, waited for). */
+  /**
+   * Removes every row of these files (lightweight delete, waited for). Files without rows are left
+   * out first (a primary-key lookup): the delete is a mutation of every part that may hold them,
+   * which took 0.3–0.9 s on a table of a few hundred thousand rows even when it removed nothing,
+   * and every ingest starts by clearing what an earlier attempt left.
+   */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;
+    const rs = await this.#client.query({
+      query: `SELECT DISTINCT file_id FROM ${this.#table} WHERE file_id IN {ids:Array(String)}`,
+      query_params: { ids: fileIds },
+      format: 'JSONCompactEachRow',
+    });
+    const stored = (await rs.json<[string]>()).map(([id]) => id);
+    if (!stored.length) return;
     await this.#client.command({
       query: `DELETE FROM ${this.#table} WHERE file_id IN {ids:Array(String)}`,
-      query_params: { ids: fileIds },
+      query_params: { ids: stored },
       clickhouse_settings: { lightweight_deletes_sync: '2' },
     });
   }

@@ -1,27 +1,27 @@
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { SSF } from '@e965/xlsx';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { Entry, ZipFile } from 'yauzl';
 import type { ParsedRow, ReadProgress } from './index.ts';
 import { cellText } from './cells.ts';
 import { shownText } from './number-format.ts';
+import { XmlScanner, type XmlHandlers } from './xml-scanner.ts';
 import { listEntries, openEntry, openZip } from './zip-scan.ts';
 
 /**
  * Streams every worksheet of an .xlsx workbook, in the workbook's sheet order, as text rows.
  *
  * The zip is read by its central directory (yauzl), so the order of its parts does not matter, and
- * each XML part is parsed as a stream by saxes: shared strings and number formats are read first
+ * each XML part is read as a stream by XmlScanner: shared strings and number formats are read first
  * and kept, then each worksheet is read row by row (memory bounded by the shared strings and one
  * chunk of rows). Cells read as a spreadsheet program shows them (see shownText): shared, inline
  * and rich-text strings (all runs, without phonetic guides), formulas as their cached value,
  * booleans TRUE/FALSE, errors as their code, dates in ISO form. Row numbers are the sheet's own
  * (1-based); a row's cell i is column i + 1 (gaps are empty strings).
  *
- * Why not exceljs's streaming reader (the stack's first choice): it read 22–29k rows/s here against
- * 50k for saxes alone, and it lost sheets without an error for some part orders and for stored
- * (uncompressed) parts, which needed a repacked copy first.
+ * Why not exceljs's streaming reader (the stack's first choice): it is slower than this reader (see
+ * XmlScanner for the numbers), and it lost sheets without an error for some part orders and for
+ * stored (uncompressed) parts, which needed a repacked copy first.
  *
  * Throws (Error, turned into InvalidFileError by readSpreadsheet) when a part is malformed or a
  * sheet the workbook lists is missing.
@@ -69,8 +69,6 @@ interface WorkbookParts {
   date1904: boolean;
 }
 
-/** Plain attribute values (no namespace resolution: names are matched by local name); no positions. */
-const XML_OPTIONS = { xmlns: false, position: false } as const;
 /** A zip part name as looked up: no leading slash, forward slashes, case-insensitive. */
 const partKey = (name: string) => name.replaceAll('\\', '/').replace(/^\/+/, '').toLowerCase();
 /** An XML name without its namespace prefix (`x:row` → `row`). */
@@ -93,13 +91,13 @@ async function readWorkbookParts(zip: ZipFile, parts: Map<string, Entry>): Promi
   const listed: { name: string; rId: string }[] = [];
   let date1904 = false;
   await parseXml(await openEntry(zip, workbookEntry), {
-    open(tag) {
-      const name = local(tag.name);
+    open(tagName, attributes) {
+      const name = local(tagName);
       if (name === 'sheet') {
-        const rId = Object.entries(tag.attributes).find(([k]) => local(k) === 'id' && k !== 'id')?.[1];
-        listed.push({ name: tag.attributes.name ?? `Sheet${listed.length + 1}`, rId: rId ?? '' });
+        const rId = Object.entries(attributes).find(([k]) => local(k) === 'id' && k !== 'id')?.[1];
+        listed.push({ name: attributes.name ?? `Sheet${listed.length + 1}`, rId: rId ?? '' });
       } else if (name === 'workbookPr') {
-        const v = tag.attributes.date1904;
+        const v = attributes.date1904;
         date1904 = v === '1' || v === 'true';
       }
     },
@@ -145,12 +143,12 @@ async function readRelationships(
   if (!entry) return [];
   const rels: Relationship[] = [];
   await parseXml(await openEntry(zip, entry), {
-    open(tag) {
-      if (local(tag.name) !== 'Relationship' || tag.attributes.TargetMode === 'External') return;
-      const type = (tag.attributes.Type ?? '').split('/').pop();
-      const target = tag.attributes.Target ?? '';
+    open(name, attributes) {
+      if (local(name) !== 'Relationship' || attributes.TargetMode === 'External') return;
+      const type = (attributes.Type ?? '').split('/').pop();
+      const target = attributes.Target ?? '';
       if (!type || !target) return;
-      rels.push({ id: tag.attributes.Id ?? '', type, target: resolvePart(baseDir, target) });
+      rels.push({ id: attributes.Id ?? '', type, target: resolvePart(baseDir, target) });
     },
   });
   return rels;
@@ -171,14 +169,14 @@ async function readSharedStrings(zip: ZipFile, entry: Entry): Promise<string[]> 
   const strings: string[] = [];
   const text = new RunText();
   await parseXml(await openEntry(zip, entry), {
-    open(tag) {
-      if (local(tag.name) === 'si') text.start();
-      else text.open(local(tag.name));
+    open(name) {
+      if (local(name) === 'si') text.start();
+      else text.open(local(name));
     },
     text: (t) => text.text(t),
-    close(tag) {
-      if (local(tag.name) === 'si') strings.push(text.end());
-      else text.close(local(tag.name));
+    close(name) {
+      if (local(name) === 'si') strings.push(text.end());
+      else text.close(local(name));
     },
   });
   return strings;
@@ -190,14 +188,14 @@ async function readStyleFormats(zip: ZipFile, entry: Entry): Promise<string[]> {
   const ids: number[] = [];
   let inCellXfs = false;
   await parseXml(await openEntry(zip, entry), {
-    open(tag) {
-      const name = local(tag.name);
-      if (name === 'numFmt') custom.set(Number(tag.attributes.numFmtId), tag.attributes.formatCode ?? '');
+    open(tagName, attributes) {
+      const name = local(tagName);
+      if (name === 'numFmt') custom.set(Number(attributes.numFmtId), attributes.formatCode ?? '');
       else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) ids.push(Number(tag.attributes.numFmtId ?? 0));
+      else if (name === 'xf' && inCellXfs) ids.push(Number(attributes.numFmtId ?? 0));
     },
-    close(tag) {
-      if (local(tag.name) === 'cellXfs') inCellXfs = false;
+    close(name) {
+      if (local(name) === 'cellXfs') inCellXfs = false;
     },
   });
   const builtIn = SSF.get_table() as Record<number, string>;
@@ -238,7 +236,14 @@ class RunText {
  * it is missing.
  */
 class WorksheetRows {
-  readonly #parser = new SaxesParser(XML_OPTIONS);
+  readonly #parser = new XmlScanner({
+    open: (name, attributes) => this.#open(name, attributes),
+    text: (t) => {
+      if (this.#inValue) this.#value.push(t);
+      else if (this.#inInline) this.#inline.text(t);
+    },
+    close: (name) => this.#close(local(name)),
+  });
   #ready: ParsedRow[] = [];
   #inSheetData = false;
   #rowNumber = 0;
@@ -255,14 +260,7 @@ class WorksheetRows {
   constructor(
     readonly sheet: string,
     private readonly book: WorkbookParts,
-  ) {
-    this.#parser.on('opentag', (tag) => this.#open(tag));
-    this.#parser.on('text', (t) => {
-      if (this.#inValue) this.#value.push(t);
-      else if (this.#inInline) this.#inline.text(t);
-    });
-    this.#parser.on('closetag', (tag) => this.#close(local(tag.name)));
-  }
+  ) {}
 
   write(chunk: string): void {
     this.#parser.write(chunk);
@@ -278,25 +276,25 @@ class WorksheetRows {
     return rows;
   }
 
-  #open(tag: SaxesTagPlain): void {
-    const name = local(tag.name);
+  #open(tagName: string, attributes: Readonly<Record<string, string>>): void {
+    const name = local(tagName);
     if (!this.#inSheetData) {
       if (name === 'sheetData') this.#inSheetData = true;
       return;
     }
     switch (name) {
       case 'row': {
-        const r = Number(tag.attributes.r);
+        const r = Number(attributes.r);
         this.#rowNumber = Number.isInteger(r) && r > 0 ? r : this.#rowNumber + 1;
         this.#cells = [];
         this.#column = 0;
         break;
       }
       case 'c': {
-        const ref = tag.attributes.r;
+        const ref = attributes.r;
         this.#column = ref ? columnOf(ref) : this.#column + 1;
-        this.#type = tag.attributes.t ?? '';
-        this.#style = tag.attributes.s ? Number(tag.attributes.s) : 0;
+        this.#type = attributes.t ?? '';
+        this.#style = attributes.s ? Number(attributes.s) : 0;
         this.#value = [];
         break;
       }
@@ -399,19 +397,9 @@ export function columnOf(ref: string): number {
   return column;
 }
 
-/** Handlers for the parts of the XML that matter; anything else is skipped. */
-interface XmlHandlers {
-  open?: (tag: SaxesTagPlain) => void;
-  text?: (text: string) => void;
-  close?: (tag: SaxesTagPlain) => void;
-}
-
-/** Parses a whole (small) XML part as a stream. */
+/** Reads a whole XML part as a stream, handing the parts that matter to `handlers`. */
 async function parseXml(stream: Readable, handlers: XmlHandlers): Promise<void> {
-  const parser = new SaxesParser(XML_OPTIONS);
-  if (handlers.open) parser.on('opentag', handlers.open);
-  if (handlers.text) parser.on('text', handlers.text);
-  if (handlers.close) parser.on('closetag', handlers.close);
+  const parser = new XmlScanner(handlers);
   for await (const chunk of textOf(stream)) parser.write(chunk);
   parser.close();
 }
