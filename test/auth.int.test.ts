@@ -3,6 +3,7 @@
  * a second is configured with it as its external OIDC_ISSUER and must accept its tokens. Start-up
  * fails at once, saying how to provide Redis, when Redis does not answer.
  */
+import { executionAsyncId } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { startSift, type RunningSift } from '@sift/api';
@@ -47,4 +48,24 @@ it('refuses to start without Redis, saying how to provide one', async () => {
   await expect(startSift({ port: 0, redisUrl: 'redis://127.0.0.1:1', webDir: undefined })).rejects.toThrow(
     /Redis is not reachable at redis:\/\/127\.0\.0\.1:1.*set REDIS_URL/,
   );
+});
+
+/**
+ * True while async hooks track promises in this process: then each continuation runs under an
+ * async id of its own (Node documents that, without them, promise contexts get no ids).
+ */
+async function promiseHooksInstalled(): Promise<boolean> {
+  await Promise.resolve();
+  const first = executionAsyncId();
+  await Promise.resolve();
+  return executionAsyncId() !== first;
+}
+
+it("leaves no async hooks behind after the dev IdP's requests (they would slow every promise after)", async () => {
+  expect(await promiseHooksInstalled()).toBe(false);
+  const sift = await startTestSift();
+  running.push(sift);
+  const token = (await ApiClient.signIn(sift, 'hooks@example.net', 'Hal Hooks')).token;
+  expect(token).toMatch(/^ey/);
+  expect(await promiseHooksInstalled()).toBe(false);
 });
