@@ -189,4 +189,33 @@ describe('file type checks', () => {
       /could not be read as an Excel workbook/,
     );
   });
+
+  it('refuses a part whose content is longer or shorter than its zip directory says', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Data');
+    for (let i = 0; i < 2_000; i++) ws.addRow([`row ${i}`, i, 'some text to inflate']);
+    const bytes = Buffer.from(await wb.xlsx.writeBuffer());
+    expect((await rowsOf('sized.xlsx', bytes)).length).toBe(2_000);
+
+    /** The workbook with the sheet's uncompressed size in its central directory changed by `delta`. */
+    const lying = (delta: number) => {
+      const copy = Buffer.from(bytes);
+      const name = Buffer.from('xl/worksheets/sheet1.xml');
+      const centralHeader = Buffer.from([0x50, 0x4b, 1, 2]);
+      for (let at = copy.indexOf(centralHeader); at >= 0; at = copy.indexOf(centralHeader, at + 4)) {
+        const nameLength = copy.readUInt16LE(at + 28);
+        if (copy.subarray(at + 46, at + 46 + nameLength).equals(name)) {
+          copy.writeUInt32LE(copy.readUInt32LE(at + 24) + delta, at + 24);
+          return copy;
+        }
+      }
+      throw new Error('no central directory entry for the sheet');
+    };
+    await expect(rowsOf('longer.xlsx', lying(-100))).rejects.toThrow(
+      /could not be read as an Excel workbook.*holds more than the \d+ bytes its zip directory gives/,
+    );
+    await expect(rowsOf('shorter.xlsx', lying(100))).rejects.toThrow(
+      /could not be read as an Excel workbook.*holds fewer than the \d+ bytes its zip directory gives/,
+    );
+  });
 });

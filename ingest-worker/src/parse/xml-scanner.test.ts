@@ -86,6 +86,20 @@ describe('XmlScanner', () => {
     });
   }
 
+  it('reads markup and text longer than the piece it joins across a cut, as saxes does', () => {
+    const long = 'ä'.repeat(5_000);
+    const xml =
+      `<root><a note="${long}" r="A1"><v>${long}&amp;${long}</v></a>` +
+      `<b>${'<c r="B2"><v>1</v></c>'.repeat(500)}</b><!--${long}--><![CDATA[${long}]]></root>`;
+    const expected = saxesEvents(xml);
+    for (let cut = 1; cut < xml.length; cut += 211) {
+      expect(scannerEvents([xml.slice(0, cut), xml.slice(cut)])).toEqual(expected);
+      expect(scannerEvents([xml.slice(0, cut), xml.slice(cut, cut + 6_000), xml.slice(cut + 6_000)])).toEqual(
+        expected,
+      );
+    }
+  });
+
   const MALFORMED: Record<string, [string, RegExp]> = {
     doctype: ['<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>', /declaration/],
     unknownEntity: ['<a>&nbsp;</a>', /unknown entity &nbsp;/],

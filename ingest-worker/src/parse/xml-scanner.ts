@@ -32,6 +32,8 @@ export interface XmlHandlers {
 
 /** Longest tag, comment, processing instruction or CDATA section read, in UTF-16 code units. */
 export const MAX_MARKUP_CHARS = 4 * 1024 * 1024;
+/** Characters of a chunk joined to the end of the one before (see write). */
+const JOIN_CHARS = 4096;
 
 const LT = 60; // <
 const GT = 62; // >
@@ -53,9 +55,27 @@ export class XmlScanner {
 
   /** Reads the next piece of the document (pieces may split anything, even a tag's name). */
   write(chunk: string): void {
-    const s = this.#rest ? this.#rest + chunk : chunk;
-    const consumed = this.#scan(s);
-    this.#rest = consumed < s.length ? s.slice(consumed) : '';
+    let from = 0;
+    const rest = this.#rest;
+    if (rest) {
+      // The construct cut at the end of the last chunk is completed from the head of this one, so
+      // the chunk itself is scanned where it lies: joining the two whole would copy every chunk
+      // once more (the scan needs a flat string), 2.7× the part's size in garbage.
+      const head = rest + chunk.slice(0, JOIN_CHARS);
+      const consumed = this.#scan(head, 0);
+      if (consumed >= rest.length) from = consumed - rest.length;
+      else if (chunk.length <= JOIN_CHARS) {
+        this.#rest = head.slice(consumed);
+        return;
+      } else {
+        const s = rest + chunk; // a construct longer than JOIN_CHARS: join them after all
+        const all = this.#scan(s, consumed);
+        this.#rest = all < s.length ? s.slice(all) : '';
+        return;
+      }
+    }
+    const consumed = this.#scan(chunk, from);
+    this.#rest = consumed < chunk.length ? chunk.slice(consumed) : '';
   }
 
   /** Ends the document; throws when it is incomplete (an open element or unfinished markup). */
@@ -70,10 +90,10 @@ export class XmlScanner {
     if (!this.#rootSeen) throw new Error('the XML has no root element');
   }
 
-  /** Scans `s` from its start; returns how many characters were consumed. */
-  #scan(s: string): number {
+  /** Scans `s` from `from`; returns the index up to which it was consumed. */
+  #scan(s: string, from: number): number {
     const n = s.length;
-    let i = 0;
+    let i = from;
     while (i < n) {
       if (s.charCodeAt(i) !== LT) {
         const lt = s.indexOf('<', i);

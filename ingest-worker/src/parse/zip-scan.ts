@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { InvalidFileError } from './errors.ts';
 
@@ -37,11 +38,45 @@ export function listEntries(zip: ZipFile): Promise<Entry[]> {
   });
 }
 
-/** The decompressed content of one entry. */
-export function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
-  return new Promise((resolve, reject) =>
-    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
+/**
+ * Size of the pieces a deflated entry is inflated in, in bytes. yauzl's own inflate uses zlib's
+ * default of 16 KB: reading the 136 MB worksheet of a 200k-row workbook as text took 0.66–0.78 s in
+ * 9,421 pieces, against 0.35–0.39 s in 1,643 pieces of up to 256 KB.
+ */
+export const INFLATE_CHUNK_BYTES = 262144;
+
+/**
+ * The decompressed content of one entry. A deflated entry is inflated here in pieces of
+ * INFLATE_CHUNK_BYTES, held to the size its zip directory gives, as yauzl does (an error when the
+ * content is longer or shorter); a stored one is read by yauzl.
+ */
+export async function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
+  const deflated = entry.compressionMethod === 8;
+  const raw = await new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, { decompress: deflated ? false : null }, (err, stream) =>
+      err ? reject(err) : resolve(stream),
+    ),
   );
+  if (!deflated) return raw;
+  const expected = entry.uncompressedSize;
+  let bytes = 0;
+  const sized = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > expected)
+        done(new Error(`a part holds more than the ${expected} bytes its zip directory gives`));
+      else done(null, chunk);
+    },
+    flush(done) {
+      done(
+        bytes < expected
+          ? new Error(`a part holds fewer than the ${expected} bytes its zip directory gives`)
+          : null,
+      );
+    },
+  });
+  pipeline(raw, createInflateRaw({ chunkSize: INFLATE_CHUNK_BYTES }), sized, () => undefined);
+  return sized;
 }
 
 /** The first `limit` decompressed bytes of an entry, as latin1 text (enough to spot markup). */
