@@ -5,7 +5,7 @@ import type { Entry, ZipFile } from 'yauzl';
 import type { ParsedRow, ReadProgress } from './index.ts';
 import { cellText } from './cells.ts';
 import { shownText } from './number-format.ts';
-import { XmlScanner, type XmlHandlers } from './xml-scanner.ts';
+import { XmlScanner, type XmlAttributes, type XmlHandlers } from './xml-scanner.ts';
 import { listEntries, openEntry, openZip } from './zip-scan.ts';
 
 /**
@@ -94,10 +94,10 @@ async function readWorkbookParts(zip: ZipFile, parts: Map<string, Entry>): Promi
     open(tagName, attributes) {
       const name = local(tagName);
       if (name === 'sheet') {
-        const rId = Object.entries(attributes).find(([k]) => local(k) === 'id' && k !== 'id')?.[1];
-        listed.push({ name: attributes.name ?? `Sheet${listed.length + 1}`, rId: rId ?? '' });
+        const rId = attributes.entries().find(([k]) => local(k) === 'id' && k !== 'id')?.[1];
+        listed.push({ name: attributes.get('name') ?? `Sheet${listed.length + 1}`, rId: rId ?? '' });
       } else if (name === 'workbookPr') {
-        const v = attributes.date1904;
+        const v = attributes.get('date1904');
         date1904 = v === '1' || v === 'true';
       }
     },
@@ -144,11 +144,11 @@ async function readRelationships(
   const rels: Relationship[] = [];
   await parseXml(await openEntry(zip, entry), {
     open(name, attributes) {
-      if (local(name) !== 'Relationship' || attributes.TargetMode === 'External') return;
-      const type = (attributes.Type ?? '').split('/').pop();
-      const target = attributes.Target ?? '';
+      if (local(name) !== 'Relationship' || attributes.get('TargetMode') === 'External') return;
+      const type = (attributes.get('Type') ?? '').split('/').pop();
+      const target = attributes.get('Target') ?? '';
       if (!type || !target) return;
-      rels.push({ id: attributes.Id ?? '', type, target: resolvePart(baseDir, target) });
+      rels.push({ id: attributes.get('Id') ?? '', type, target: resolvePart(baseDir, target) });
     },
   });
   return rels;
@@ -190,9 +190,10 @@ async function readStyleFormats(zip: ZipFile, entry: Entry): Promise<string[]> {
   await parseXml(await openEntry(zip, entry), {
     open(tagName, attributes) {
       const name = local(tagName);
-      if (name === 'numFmt') custom.set(Number(attributes.numFmtId), attributes.formatCode ?? '');
+      if (name === 'numFmt')
+        custom.set(Number(attributes.get('numFmtId')), attributes.get('formatCode') ?? '');
       else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) ids.push(Number(attributes.numFmtId ?? 0));
+      else if (name === 'xf' && inCellXfs) ids.push(Number(attributes.get('numFmtId') ?? 0));
     },
     close(name) {
       if (local(name) === 'cellXfs') inCellXfs = false;
@@ -276,7 +277,7 @@ class WorksheetRows {
     return rows;
   }
 
-  #open(tagName: string, attributes: Readonly<Record<string, string>>): void {
+  #open(tagName: string, attributes: XmlAttributes): void {
     const name = local(tagName);
     if (!this.#inSheetData) {
       if (name === 'sheetData') this.#inSheetData = true;
@@ -284,17 +285,18 @@ class WorksheetRows {
     }
     switch (name) {
       case 'row': {
-        const r = Number(attributes.r);
+        const r = Number(attributes.get('r'));
         this.#rowNumber = Number.isInteger(r) && r > 0 ? r : this.#rowNumber + 1;
         this.#cells = [];
         this.#column = 0;
         break;
       }
       case 'c': {
-        const ref = attributes.r;
+        const ref = attributes.get('r');
         this.#column = ref ? columnOf(ref) : this.#column + 1;
-        this.#type = attributes.t ?? '';
-        this.#style = attributes.s ? Number(attributes.s) : 0;
+        this.#type = attributes.get('t') ?? '';
+        const style = attributes.get('s');
+        this.#style = style ? Number(style) : 0;
         this.#value = [];
         break;
       }

@@ -20,10 +20,11 @@
  */
 export interface XmlHandlers {
   /**
-   * A start tag: its name as written (with any prefix) and its attributes by name. A self-closing
-   * tag is followed at once by its `close`. The attributes object must not be changed.
+   * A start tag: its name as written (with any prefix) and its attributes, to be read during the
+   * call (the object is reused for the next tag). A self-closing tag is followed at once by its
+   * `close`.
    */
-  open?: (name: string, attributes: Readonly<Record<string, string>>) => void;
+  open?: (name: string, attributes: XmlAttributes) => void;
   /** Text (or part of it) inside the root element, entities decoded. */
   text?: (text: string) => void;
   /** An end tag (or the end of a self-closing tag), by name as written. */
@@ -42,7 +43,62 @@ const EQ = 61; // =
 const QUOT = 34; // "
 const APOS = 39; // '
 const CR = 13;
-const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+const AMP = 38; // &
+
+/**
+ * The attributes of the start tag being handled, read on demand: the scanner only notes where each
+ * one lies, so the attributes nobody asks for (most of a worksheet's) cost no strings or objects.
+ */
+export class XmlAttributes {
+  #s = '';
+  /** Per attribute: name start, name end, value start, value end (in #s), value needs normalising (0/1). */
+  readonly #spans: number[] = [];
+  #count = 0;
+
+  /** The value of the attribute written `name` (with any prefix), normalised; undefined if absent. */
+  get(name: string): string | undefined {
+    const spans = this.#spans;
+    for (let a = 0; a < this.#count * 5; a += 5) {
+      if (spans[a + 1]! - spans[a]! === name.length && this.#s.startsWith(name, spans[a]!))
+        return this.#value(a);
+    }
+    return undefined;
+  }
+
+  /** Every attribute as [name, value], in document order. */
+  entries(): [string, string][] {
+    const out: [string, string][] = [];
+    for (let a = 0; a < this.#count * 5; a += 5) {
+      out.push([this.#s.slice(this.#spans[a], this.#spans[a + 1]), this.#value(a)]);
+    }
+    return out;
+  }
+
+  /** @internal The scanner starts a tag of `s`. */
+  reset(s: string): void {
+    this.#s = s;
+    this.#count = 0;
+  }
+
+  /** @internal The scanner found an attribute. */
+  add(nameStart: number, nameEnd: number, valueStart: number, valueEnd: number, special: boolean): void {
+    const at = this.#count++ * 5;
+    const spans = this.#spans;
+    spans[at] = nameStart;
+    spans[at + 1] = nameEnd;
+    spans[at + 2] = valueStart;
+    spans[at + 3] = valueEnd;
+    spans[at + 4] = special ? 1 : 0;
+  }
+
+  #value(a: number): string {
+    const raw = this.#s.slice(this.#spans[a + 2], this.#spans[a + 3]);
+    if (!this.#spans[a + 4]) return raw;
+    // XML 1.0 attribute-value normalisation: tab, CR LF, CR and LF → one space each.
+    const v = raw.replace(/\r\n|[\t\n\r]/g, ' ');
+    return v.includes('&') ? decodeEntities(v) : v;
+  }
+}
 
 export class XmlScanner {
   /** Input not consumed yet: an incomplete construct at the end of the last chunk. */
@@ -50,6 +106,7 @@ export class XmlScanner {
   /** Names of the open elements, innermost last. */
   readonly #open: string[] = [];
   #rootSeen = false;
+  readonly #attributes = new XmlAttributes();
 
   constructor(private readonly handlers: XmlHandlers) {}
 
@@ -188,7 +245,8 @@ export class XmlScanner {
     if (j >= n) return -1;
     if (j === i + 1) throw new Error('a "<" in the XML starts no tag');
     const name = s.slice(i + 1, j);
-    let attributes = NO_ATTRIBUTES;
+    const attributes = this.#attributes;
+    attributes.reset(s);
     let selfClosing = false;
     for (;;) {
       while (j < n && s.charCodeAt(j) <= 32) j++;
@@ -211,23 +269,27 @@ export class XmlScanner {
         if (d === EQ || d <= 32 || d === GT || d === SLASH) break;
         j++;
       }
-      const attribute = s.slice(nameStart, j);
+      const nameEnd = j;
       while (j < n && s.charCodeAt(j) <= 32) j++;
       if (j >= n) return -1;
-      if (s.charCodeAt(j) !== EQ) throw new Error(`the attribute ${attribute} of <${name}> has no value`);
+      if (s.charCodeAt(j) !== EQ)
+        throw new Error(`the attribute ${s.slice(nameStart, nameEnd)} of <${name}> has no value`);
       j++;
       while (j < n && s.charCodeAt(j) <= 32) j++;
       if (j >= n) return -1;
       const q = s.charCodeAt(j);
-      if (q !== QUOT && q !== APOS) throw new Error(`the attribute ${attribute} of <${name}> is not quoted`);
-      const close = s.indexOf(q === QUOT ? '"' : "'", j + 1);
-      if (close < 0) return -1;
-      // A plain object (a prototype-less one is a slow dictionary in V8): `__proto__` is left out,
-      // so no attribute name can reach the prototype.
-      if (attributes === NO_ATTRIBUTES) attributes = {};
-      if (attribute !== '__proto__') {
-        (attributes as Record<string, string>)[attribute] = attributeValue(s.slice(j + 1, close), attribute);
+      if (q !== QUOT && q !== APOS)
+        throw new Error(`the attribute ${s.slice(nameStart, nameEnd)} of <${name}> is not quoted`);
+      let close = j + 1;
+      let special = false;
+      for (; close < n; close++) {
+        const d = s.charCodeAt(close);
+        if (d === q) break;
+        if (d === LT) throw new Error(`the attribute ${s.slice(nameStart, nameEnd)} has a "<" in its value`);
+        if (d === AMP || d === 9 || d === 10 || d === 13) special = true;
       }
+      if (close >= n) return -1;
+      attributes.add(nameStart, nameEnd, j + 1, close, special);
       j = close + 1;
     }
     if (!this.#open.length && this.#rootSeen) throw new Error('the XML has more than one root element');
@@ -244,15 +306,6 @@ function skipPast(s: string, from: number, terminator: string): number {
   const at = s.indexOf(terminator, from);
   return at < 0 ? -1 : at + terminator.length;
 }
-
-/** An attribute value as XML 1.0 normalises it (tab, CR LF, CR and LF → one space each). */
-function attributeValue(raw: string, attribute: string): string {
-  if (!SPECIAL_IN_ATTRIBUTE.test(raw)) return raw;
-  if (raw.includes('<')) throw new Error(`the attribute ${attribute} has a "<" in its value`);
-  const v = raw.replace(/\r\n|[\t\n\r]/g, ' ');
-  return v.includes('&') ? decodeEntities(v) : v;
-}
-const SPECIAL_IN_ATTRIBUTE = /[<&\t\n\r]/;
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
