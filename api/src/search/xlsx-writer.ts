@@ -1,8 +1,6 @@
-import { once } from 'node:events';
-import { PassThrough, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import yazl from 'yazl';
+import type { Writable } from 'node:stream';
 import { columnLetters } from '@sift/clickhouse';
+import { ZipStreamWriter } from './zip-writer.ts';
 
 /** Rows per sheet of an xlsx export (Excel's limit is 1,048,576 including the header row). */
 export const XLSX_ROWS_PER_SHEET = 1_000_000;
@@ -46,7 +44,7 @@ export function rowXml(cells: string[], r: number): string {
 /**
  * Writes an .xlsx workbook to `out` as a stream, without holding it: worksheets of rows given as
  * `<row>` XML lines (rowXml, or the engine's RowsRepository.xlsxRows), deflated into the zip as
- * they come (yazl; the deflating runs on libuv's thread pool). Every value is an inline string,
+ * they come (ZipStreamWriter; the deflating runs on libuv's thread pool). Every value is an inline string,
  * never a formula. A sheet holds at most `rowsPerSheet` rows after its optional header row;
  * further rows go to `Results 2`, `Results 3`… Measured against exceljs's streaming writer (which
  * Sift used before) in `npm run bench:search`.
@@ -55,12 +53,9 @@ export function rowXml(cells: string[], r: number): string {
  * fails or closes early, the pending and later calls reject with that error.
  */
 export class XlsxStreamWriter {
-  readonly #zip = new yazl.ZipFile();
-  readonly #done: Promise<void>;
-  #failure: Error | null = null;
-  /** Aborted when `out` fails, ending a wait for the current sheet to drain. */
-  readonly #stop = new AbortController();
-  #sheet: PassThrough | null = null;
+  readonly #zip: ZipStreamWriter;
+  /** A worksheet entry is open in the zip. */
+  #sheet = false;
   #finished = false;
   #sheets = 0;
   #inSheet = 0;
@@ -72,12 +67,7 @@ export class XlsxStreamWriter {
     /** Rows a sheet holds after its header row. */
     private readonly rowsPerSheet = XLSX_ROWS_PER_SHEET,
   ) {
-    this.#done = pipeline(this.#zip.outputStream, out);
-    this.#done.catch((e: unknown) => {
-      this.#failure ??= e instanceof Error ? e : new Error(String(e));
-      this.#stop.abort(); // ends any wait for 'drain'
-      this.#sheet?.destroy();
-    });
+    this.#zip = new ZipStreamWriter(out, { level: COMPRESSION_LEVEL });
   }
 
   /** Appends one row of cells (row references are the writer's). */
@@ -124,18 +114,17 @@ export class XlsxStreamWriter {
   /** Ends the last sheet, writes the workbook's other parts and waits until `out` has everything. */
   async finish(): Promise<void> {
     if (!this.#sheet) await this.#startSheet(); // an export without rows still has a sheet
-    this.#endSheet();
+    await this.#endSheet();
     const sheets = Array.from({ length: this.#sheets }, (_, i) => i + 1);
     const name = (i: number) => (i === 1 ? 'Results' : `Results ${i}`);
-    const add = (part: string, xml: string) =>
-      this.#zip.addBuffer(Buffer.from(XML_HEAD + xml), part, { compressionLevel: COMPRESSION_LEVEL });
-    add(
+    const add = (part: string, xml: string) => this.#zip.addBuffer(part, XML_HEAD + xml);
+    await add(
       'xl/workbook.xml',
       `<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>${sheets
         .map((i) => `<sheet name="${name(i)}" sheetId="${i}" r:id="rId${i}"/>`)
         .join('')}</sheets></workbook>`,
     );
-    add(
+    await add(
       'xl/_rels/workbook.xml.rels',
       `<Relationships xmlns="${PKG_REL_NS}">${sheets
         .map(
@@ -145,12 +134,12 @@ export class XlsxStreamWriter {
           '',
         )}<Relationship Id="rId${sheets.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
     );
-    add('xl/styles.xml', STYLES);
-    add(
+    await add('xl/styles.xml', STYLES);
+    await add(
       '_rels/.rels',
       `<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     );
-    add(
+    await add(
       '[Content_Types].xml',
       `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
         `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -164,47 +153,35 @@ export class XlsxStreamWriter {
           .join('') +
         `</Types>`,
     );
-    this.#zip.end();
-    await this.#done;
-    if (this.#failure) throw this.#failure;
+    await this.#zip.finish();
     this.#finished = true;
   }
 
   /** After a failure: stops writing and destroys `out` (nothing once finished). */
   async abandon(): Promise<void> {
     if (this.#finished) return;
-    this.#failure ??= new Error('The workbook was abandoned before it was complete');
-    this.#sheet?.destroy();
-    (this.#zip.outputStream as unknown as { destroy(): void }).destroy();
-    await this.#done.catch(() => undefined);
+    this.#zip.destroy(new Error('The workbook was abandoned before it was complete'));
   }
 
   async #startSheet(): Promise<void> {
-    this.#endSheet();
+    await this.#endSheet();
     this.#sheets++;
     this.#inSheet = 0;
-    this.#sheet = new PassThrough({ highWaterMark: 1024 * 1024 });
-    this.#zip.addReadStream(this.#sheet, `xl/worksheets/sheet${this.#sheets}.xml`, {
-      compressionLevel: COMPRESSION_LEVEL,
-    });
+    await this.#zip.startEntry(`xl/worksheets/sheet${this.#sheets}.xml`);
+    this.#sheet = true;
     await this.#write(`${XML_HEAD}<worksheet xmlns="${MAIN_NS}"><sheetData>${this.header ?? ''}`);
   }
 
-  #endSheet(): void {
+  async #endSheet(): Promise<void> {
     if (!this.#sheet) return;
-    this.#sheet.end('</sheetData></worksheet>');
+    this.#sheet = false;
+    await this.#zip.write('</sheetData></worksheet>');
+    await this.#zip.endEntry();
   }
 
   /** Writes to the current sheet, waiting while it is full; rejects once `out` has failed. */
   async #write(text: string | Buffer): Promise<void> {
-    if (this.#failure) throw this.#failure;
-    const sheet = this.#sheet!;
-    if (sheet.write(text)) return;
-    try {
-      await once(sheet, 'drain', { signal: this.#stop.signal });
-    } catch (e) {
-      throw this.#failure ?? e;
-    }
+    await this.#zip.write(text);
   }
 }
 
