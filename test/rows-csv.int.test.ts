@@ -115,6 +115,20 @@ it('writes every row once, in order, in pieces, with metadata and neutralised ce
   expect(seen.length).toBeGreaterThan(0);
   expect(readFileSync(out, 'utf8')).toBe(`HEAD\n${pieces}`);
 
+  // With the rows counted and no more than a piece of them: the same bytes, in one query.
+  const counted = await storage.rows.count({ files, criteria: {} });
+  writeFileSync(out, 'HEAD\n');
+  const steps = [];
+  for await (const rows of storage.rows.appendCsvFile(
+    { files, criteria: {}, columns, metadata: true },
+    out,
+    counted,
+    counted,
+  ))
+    steps.push(rows);
+  expect(steps).toEqual([]);
+  expect(readFileSync(out, 'utf8')).toBe(`HEAD\n${pieces}`);
+
   let filtered = '';
   for await (const piece of storage.rows.csv({ files, criteria: { Note: 'MÜLLER' }, columns: ['Name'] }, 2))
     filtered += piece;

@@ -831,16 +831,26 @@ export class RowsRepository {
    * Everything in the file up to its current size is final at any moment (the engine appends), so a
    * caller can send it while the engine writes. One piece per million rows: smaller pieces cost
    * ~30 % more engine time at 1M rows (each is its own query). Embedded chDB only.
+   *
+   * `knownRows`: how many rows match, when the caller has counted them; at most `pieceRows` of them
+   * are written in one query without looking for piece boundaries first (that look reads the
+   * sorting key of every row up to the boundary).
    */
   async *appendCsvFile(
     query: RowQuery & { columns: string[]; metadata?: boolean },
     path: string,
     pieceRows = 1_000_000,
+    knownRows?: number,
   ): AsyncGenerator<number> {
     const select = this.#csvSelect(query);
     if (!select) return;
+    const whole = { source: `${this.#table} WHERE ${select.where}`, params: select.params, last: true };
+    const spans =
+      knownRows !== undefined && knownRows <= pieceRows
+        ? [whole]
+        : this.#spans(select.where, select.params, pieceRows);
     let written = 0;
-    for await (const span of this.#spans(select.where, select.params, pieceRows)) {
+    for await (const span of spans) {
       await this.#client.command({
         query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
                 SELECT ${select.fields.join(', ')} FROM ${span.source} ORDER BY file_id, sheet, row_number`,

@@ -162,7 +162,7 @@ export class ExportService {
                 await writeFile(file, `\uFEFF${headerRow ? csvLine(headerRow) : ''}`);
                 const n = await storage.rows.count(query);
                 yield; // the BOM and the header
-                for await (const _ of storage.rows.appendCsvFile(query, file)) yield;
+                for await (const _ of storage.rows.appendCsvFile(query, file, undefined, n)) yield;
                 return n;
               },
             }),
