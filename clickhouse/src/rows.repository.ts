@@ -66,6 +66,20 @@ const BOUNDED_EXPORT_SETTINGS = {
   read_in_order_use_buffering: 0,
 } as const;
 
+/**
+ * An export written in one piece (at most a piece's rows): blocks of 8,192 rows and the CSV
+ * formatted on parallel threads. Measured writing 1M rows (10 columns, 308 MB, 2 parts) to a CSV
+ * file, two runs each (scratch probe): BOUNDED_EXPORT_SETTINGS 0.90–1.13M rows/s at +147–158 MB
+ * private memory, these 1.57–1.62M rows/s at +188–190 MB, the engine's defaults 1.02–1.16M rows/s
+ * at +531–543 MB. A larger export keeps the bounded settings piece by piece (its peak is what the
+ * 10M-row export's figures measure).
+ */
+const ONE_PIECE_EXPORT_SETTINGS = {
+  ...BOUNDED_EXPORT_SETTINGS,
+  max_block_size: '8192',
+  output_format_parallel_formatting: 1,
+} as const;
+
 /** A position in the sort key (file, sheet, row number) of `rows`. */
 type RowKey = [fileId: string, sheet: string, rowNumber: number];
 
@@ -844,10 +858,10 @@ export class RowsRepository {
   ): AsyncGenerator<number> {
     const select = this.#csvSelect(query);
     if (!select) return;
-    const whole = { source: `${this.#table} WHERE ${select.where}`, params: select.params, last: true };
+    const oneSpan = [{ source: `${this.#table} WHERE ${select.where}`, params: select.params, last: true }];
     const spans =
       knownRows !== undefined && knownRows <= pieceRows
-        ? [whole]
+        ? oneSpan
         : this.#spans(select.where, select.params, pieceRows);
     let written = 0;
     for await (const span of spans) {
@@ -855,7 +869,10 @@ export class RowsRepository {
         query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
                 SELECT ${select.fields.join(', ')} FROM ${span.source} ORDER BY file_id, sheet, row_number`,
         query_params: { ...span.params, out: path },
-        clickhouse_settings: { engine_file_truncate_on_insert: 0, ...BOUNDED_EXPORT_SETTINGS },
+        clickhouse_settings: {
+          engine_file_truncate_on_insert: 0,
+          ...(spans === oneSpan ? ONE_PIECE_EXPORT_SETTINGS : BOUNDED_EXPORT_SETTINGS),
+        },
       });
       if (span.last) return;
       written += pieceRows;
