@@ -101,51 +101,57 @@ describe('export history', () => {
     expect(readdirSync(exportDir())).toEqual([`${history[0]!.id}.xlsx`]);
   });
 
-  it('aborts the download when the data source fails mid-stream, keeping nothing', async () => {
-    const rows = 60_000;
-    const filler = 'x'.repeat(300);
-    const lines = ['Id,Text', ...Array.from({ length: rows }, (_, i) => `${i},${filler}`)];
-    const [uploaded] = await user.upload([
-      { name: 'big.csv', bytes: new TextEncoder().encode(lines.join('\n')) },
-    ]);
-    const big = await user.waitForIngest(uploaded!.id);
-    expect(big.totalRows).toBe(rows);
-    const before = await user.json<ExportHistoryEntry[]>('/file/exports');
-    const keptBefore = readdirSync(exportDir()).length;
+  let big: FileRecord | undefined;
+  it.each(['CSV', 'XLSX'] as const)(
+    'aborts the %s download when the data source fails mid-stream, keeping nothing',
+    async (format) => {
+      const rows = 60_000;
+      if (!big) {
+        const filler = 'x'.repeat(300);
+        const lines = ['Id,Text', ...Array.from({ length: rows }, (_, i) => `${i},${filler}`)];
+        const [uploaded] = await user.upload([
+          { name: 'big.csv', bytes: new TextEncoder().encode(lines.join('\n')) },
+        ]);
+        big = await user.waitForIngest(uploaded!.id);
+      }
+      expect(big.totalRows).toBe(rows);
+      const before = await user.json<ExportHistoryEntry[]>('/file/exports');
+      const keptBefore = readdirSync(exportDir()).length;
 
-    const res = await user.fetch('/file/export', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      // With a pre-processing rule the rows pass through JavaScript as they are read (without one,
-      // the engine writes the whole file before the first byte is sent).
-      body: JSON.stringify({
-        fileIds: [big.id],
-        format: 'CSV',
-        enablePreprocessing: true,
-        preprocessingRules: [{ sourceColumn: 'Text', targetColumn: 'Id', delimiter: '|' }],
-      }),
-    });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    await reader.read(); // the export is under way and waits for us (backpressure)
-    const table = `${ident(sift.storage.database)}.rows`;
-    await sift.storage.client.command({ query: `DETACH TABLE ${table}` });
-    try {
-      let received = 0;
-      const drain = async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return received;
-          received += value.length;
-        }
-      };
-      await expect(drain()).rejects.toThrow();
-    } finally {
-      await sift.storage.client.command({ query: `ATTACH TABLE ${table}` });
-    }
-    expect(await user.json<ExportHistoryEntry[]>('/file/exports')).toEqual(before);
-    expect(readdirSync(exportDir())).toHaveLength(keptBefore);
-  });
+      const res = await user.fetch('/file/export', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // With a pre-processing rule the rows pass through JavaScript as they are read (without one,
+        // the engine writes the whole file before the first byte is sent).
+        body: JSON.stringify({
+          fileIds: [big.id],
+          format,
+          enablePreprocessing: true,
+          preprocessingRules: [{ sourceColumn: 'Text', targetColumn: 'Id', delimiter: '|' }],
+        }),
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      await reader.read(); // the export is under way and waits for us (backpressure)
+      const table = `${ident(sift.storage.database)}.rows`;
+      await sift.storage.client.command({ query: `DETACH TABLE ${table}` });
+      try {
+        let received = 0;
+        const drain = async () => {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return received;
+            received += value.length;
+          }
+        };
+        await expect(drain()).rejects.toThrow();
+      } finally {
+        await sift.storage.client.command({ query: `ATTACH TABLE ${table}` });
+      }
+      expect(await user.json<ExportHistoryEntry[]>('/file/exports')).toEqual(before);
+      expect(readdirSync(exportDir())).toHaveLength(keptBefore);
+    },
+  );
 });
 
 describe('saved queries', () => {
