@@ -256,8 +256,8 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
  *
  * Why: on Node 20 an enabled AsyncLocalStorage installs async hooks for the whole process, and they
  * stay installed after the request: from the first sign-in on, every promise Sift made paid for
- * them, and an xlsx ingest creates millions (a 200k-row workbook through Sift alone: the hooks took
- * ~7 % of its CPU in a profile, with more garbage to collect).
+ * them, and an xlsx ingest creates millions (two 200k-row workbooks through Sift alone: the hooks took
+ * ~5 % of the process's CPU in a profile, with more garbage to collect).
  */
 function releasingRequestContext(
   handler: (req: IncomingMessage, res: ServerResponse) => unknown,

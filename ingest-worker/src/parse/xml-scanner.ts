@@ -117,7 +117,7 @@ export class XmlScanner {
     if (rest) {
       // The construct cut at the end of the last chunk is completed from the head of this one, so
       // the chunk itself is scanned where it lies: joining the two whole would copy every chunk
-      // once more (the scan needs a flat string), 2.7× the part's size in garbage.
+      // once more (the scan needs a flat string).
       const head = rest + chunk.slice(0, JOIN_CHARS);
       const consumed = this.#scan(head, 0);
       if (consumed >= rest.length) from = consumed - rest.length;

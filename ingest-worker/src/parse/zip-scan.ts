@@ -43,7 +43,7 @@ export function listEntries(zip: ZipFile): Promise<Entry[]> {
  * default of 16 KB: reading the 136 MB worksheet of a 200k-row workbook as text took 0.66–0.78 s in
  * 9,421 pieces, against 0.35–0.39 s in 1,643 pieces of up to 256 KB.
  */
-export const INFLATE_CHUNK_BYTES = 262144;
+export const INFLATE_CHUNK_BYTES = 256 * 1024;
 
 /**
  * The decompressed content of one entry. A deflated entry is inflated here in pieces of
