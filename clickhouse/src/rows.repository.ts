@@ -858,11 +858,10 @@ export class RowsRepository {
   ): AsyncGenerator<number> {
     const select = this.#csvSelect(query);
     if (!select) return;
-    const oneSpan = [{ source: `${this.#table} WHERE ${select.where}`, params: select.params, last: true }];
-    const spans =
-      knownRows !== undefined && knownRows <= pieceRows
-        ? oneSpan
-        : this.#spans(select.where, select.params, pieceRows);
+    const onePiece = knownRows !== undefined && knownRows <= pieceRows;
+    const spans = onePiece
+      ? [{ source: `${this.#table} WHERE ${select.where}`, params: select.params, last: true }]
+      : this.#spans(select.where, select.params, pieceRows);
     let written = 0;
     for await (const span of spans) {
       await this.#client.command({
@@ -871,7 +870,7 @@ export class RowsRepository {
         query_params: { ...span.params, out: path },
         clickhouse_settings: {
           engine_file_truncate_on_insert: 0,
-          ...(spans === oneSpan ? ONE_PIECE_EXPORT_SETTINGS : BOUNDED_EXPORT_SETTINGS),
+          ...(onePiece ? ONE_PIECE_EXPORT_SETTINGS : BOUNDED_EXPORT_SETTINGS),
         },
       });
       if (span.last) return;

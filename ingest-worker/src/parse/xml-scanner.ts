@@ -196,10 +196,8 @@ export class XmlScanner {
         throw new Error(this.#rootSeen ? 'text after the root element' : 'text before the root element');
       return;
     }
-    let t = raw;
-    if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
-    if (t.includes('&')) t = decodeEntities(t);
-    this.handlers.text?.(t);
+    const t = lineEnds(raw);
+    this.handlers.text?.(t.includes('&') ? decodeEntities(t) : t);
   }
 
   /** `</name>` at i; returns the index after it, or -1 when incomplete. */
@@ -224,8 +222,7 @@ export class XmlScanner {
       const end = s.indexOf(']]>', i + 9);
       if (end < 0) return -1;
       if (!this.#open.length) throw new Error('CDATA outside the root element');
-      const t = s.slice(i + 9, end);
-      this.handlers.text?.(t.includes('\r') ? t.replace(/\r\n?/g, '\n') : t);
+      this.handlers.text?.(lineEnds(s.slice(i + 9, end)));
       return end + 3;
     }
     // Not enough characters yet to tell a comment or CDATA from a declaration.
@@ -299,6 +296,11 @@ export class XmlScanner {
     else this.#open.push(name);
     return j;
   }
+}
+
+/** Text with XML 1.0's line ends: CR LF and a lone CR read as LF. */
+function lineEnds(t: string): string {
+  return t.includes('\r') ? t.replace(/\r\n?/g, '\n') : t;
 }
 
 /** Index after the first `terminator` at or after `from`, or -1. */
