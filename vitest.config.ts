@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['{clickhouse,ingest-worker,api,web,test}/**/*.test.{ts,tsx}'],
+    include: ['{shared,clickhouse,ingest-worker,api,web,test}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { startSift } from '@sift/api';
-import type { SearchResponse } from '@sift/api/contracts';
+import type { SearchResponse } from '@sift/shared/contracts';
 import { ident, newUploadRecord, type FileRow } from '@sift/clickhouse';
 import { signIn } from '../test/support/oidc.ts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';

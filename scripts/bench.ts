@@ -33,7 +33,7 @@ import {
   type Storage,
 } from '@sift/clickhouse';
 import { disablePretenuring, ingestFile } from '@sift/ingest-worker';
-import type { FileRecord, UploadResponse } from '@sift/api/contracts';
+import type { FileRecord, UploadResponse } from '@sift/shared/contracts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
 import { apiCaller, curlApi, serveAlone, watchMemory, type Peak } from './bench-support.ts';
 import { signIn } from '../test/support/oidc.ts';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { Account, AccountExists, AccountOnboarded } from '@sift/api/contracts';
+import type { Account, AccountExists, AccountOnboarded } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;

@@ -15,7 +15,7 @@ import type {
   AuditEntry,
   Page,
   SystemStats,
-} from '@sift/api/contracts';
+} from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;

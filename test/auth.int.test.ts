@@ -7,7 +7,7 @@ import { executionAsyncId } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { startSift, type RunningSift } from '@sift/api';
-import type { Account, PublicConfig } from '@sift/api/contracts';
+import type { Account, PublicConfig } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 const running: RunningSift[] = [];

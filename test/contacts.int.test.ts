@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { AuditEntry, Page } from '@sift/api/contracts';
+import type { AuditEntry, Page } from '@sift/shared/contracts';
 import { fixture } from './support/fixtures.ts';
 import { siftWithData, type ApiClient } from './support/sift.ts';
 

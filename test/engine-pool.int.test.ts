@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { inlineQueryParams, PooledConnection } from '@sift/clickhouse';
 import { useTempStorage } from './support/storage.ts';
+import { waitFor } from './support/wait.ts';
 
 const temp = useTempStorage('engine-pool');
 
@@ -77,7 +78,18 @@ it('runs a short query while a long one holds another connection', async () => {
   });
   let longDone = false;
   void long.then(() => (longDone = true));
-  await new Promise((r) => setTimeout(r, 100));
+  // Wait until the long query is running (the engine lists it), so the short one comes second.
+  await waitFor(
+    async () => {
+      const rs = await client.query({
+        query: `SELECT count() AS n FROM system.processes WHERE position(query, 'sipHash64') > 0 AND position(query, 'system.processes') = 0`,
+        format: 'JSONEachRow',
+      });
+      return Number((await rs.json<{ n: number }>())[0]!.n);
+    },
+    (running) => running > 0,
+    { what: 'the long query to start' },
+  );
   const short = await client.query({
     query: 'SELECT {v:String} AS v',
     query_params: { v: 'x' },

@@ -8,7 +8,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { ExportHistoryEntry, ExportRequest, FileRecord, SavedQuery } from '@sift/api/contracts';
+import type { ExportHistoryEntry, ExportRequest, FileRecord, SavedQuery } from '@sift/shared/contracts';
 import { ident } from '@sift/clickhouse';
 import { ApiClient, startTestSift } from './support/sift.ts';
 

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, FileStatistics, SearchResponse } from '@sift/api/contracts';
+import type { FileRecord, FileStatistics, SearchResponse } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, PreprocessedStatistics } from '@sift/api/contracts';
+import type { FileRecord, PreprocessedStatistics } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;

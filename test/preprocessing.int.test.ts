@@ -12,7 +12,7 @@ import type {
   ExportRequest,
   FileRecord,
   PreprocessingPreview,
-} from '@sift/api/contracts';
+} from '@sift/shared/contracts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 

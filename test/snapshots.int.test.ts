@@ -18,7 +18,7 @@ import type {
   RestoreResult,
   Snapshot,
   SystemStats,
-} from '@sift/api/contracts';
+} from '@sift/shared/contracts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, searchView, siftWithData } from './support/sift.ts';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { ColumnSuggestions, FileRecord, FileSuggestion, ValueSuggestion } from '@sift/api/contracts';
+import type { ColumnSuggestions, FileRecord, FileSuggestion, ValueSuggestion } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;

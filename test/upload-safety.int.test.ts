@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, UploadResponse } from '@sift/api/contracts';
+import type { FileRecord, UploadResponse } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;

@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { parseString } from 'fast-csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { Account, FileRecord, SearchResponse } from '@sift/api/contracts';
+import type { Account, FileRecord, SearchResponse } from '@sift/shared/contracts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 

@@ -5,7 +5,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { SearchResponse } from '@sift/api/contracts';
+import type { SearchResponse } from '@sift/shared/contracts';
 import { MAX_PHYSICAL_COLUMNS } from '@sift/clickhouse';
 import { ApiClient, startTestSift } from './support/sift.ts';
 

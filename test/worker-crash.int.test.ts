@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import type { FileRecord, SearchResponse, UploadSessionSummary } from '@sift/api/contracts';
-import { ApiClient, freePort } from './support/sift.ts';
+import type { FileRecord, SearchResponse, UploadSessionSummary } from '@sift/shared/contracts';
+import { ApiClient, freePort, waitFor } from './support/sift.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROWS = 200_000;
@@ -70,12 +70,14 @@ it('re-ingests a file from scratch after its worker was killed mid-load', async 
   const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
     .id;
   // Kill the process once rows are being loaded.
-  for (;;) {
-    const s = await user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`);
-    if (s.files[0]!.currentStage === 2 && s.files[0]!.stageProgress >= 10) break;
-    expect(s.files[0]!.status).not.toBe('COMPLETED');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const loading = await waitFor(
+    () => user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`),
+    (s) =>
+      s.files[0]!.status === 'COMPLETED' ||
+      (s.files[0]!.currentStage === 2 && s.files[0]!.stageProgress >= 10),
+    { intervalMs: 50, what: 'rows to be loading' },
+  );
+  expect(loading.files[0]!.status).not.toBe('COMPLETED');
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
 
@@ -114,11 +116,11 @@ it('finishes the file in hand when stopped with SIGTERM', async () => {
   const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
   const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
     .id;
-  for (;;) {
-    const s = await user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`);
-    if (s.files[0]!.currentStage === 2) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(
+    () => user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`),
+    (s) => s.files[0]!.currentStage === 2,
+    { intervalMs: 50, what: 'rows to be loading' },
+  );
   child.kill('SIGTERM');
   const code = await new Promise((r) => child.once('exit', r));
   expect(code).toBe(0);

@@ -12,8 +12,9 @@ import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FileRow, Storage } from '@sift/clickhouse';
-import { readSpreadsheet } from '@sift/ingest-worker';
-import { neutralise, rowXml, XlsxStreamWriter } from '@sift/api';
+import { readSpreadsheet } from '@sift/spreadsheet';
+import { neutralise, XlsxStreamWriter } from '@sift/api';
+import { rowXml } from '@sift/shared/ooxml';
 import { useTempStorage } from './support/storage.ts';
 
 const temp = useTempStorage('xlsx');

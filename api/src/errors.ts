@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
-import type { ErrorBody } from './contracts.ts';
+import type { ErrorBody } from '@sift/shared/contracts';
 
 /** An error with an HTTP status and a stable code; `message` is shown to the user as `error`. */
 export class HttpError extends Error {

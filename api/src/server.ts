@@ -1,18 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { openStorage, type Storage } from '@sift/clickhouse';
-import {
-  disablePretenuring,
-  INGEST_JOB_OPTIONS,
-  INGEST_QUEUE,
-  startIngestWorker,
-  UploadTracker,
-  type IngestFilePayload,
-} from '@sift/ingest-worker';
+import type { Storage } from '@sift/clickhouse';
+import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
+import { INGEST_JOB_OPTIONS, INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
+import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { createApp } from './app.ts';
 import { createDevIdp } from './auth/dev-idp.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -62,7 +56,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   const config: Config = { ...loadConfig(), webDir: DEFAULT_WEB_DIR, ...overrides };
   const log = (message: string, detail?: unknown) => console.error(`[sift] ${message}`, detail ?? '');
   await checkRedis(config.redisUrl);
-  disablePretenuring(); // xlsx ingest and exports make short-lived objects by the million (heap.ts)
+  disablePretenuring(); // xlsx ingest and exports make short-lived objects by the million (pretenuring.ts)
 
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -73,39 +67,14 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const issuer = config.oidcIssuer ?? `${publicUrl}/idp`;
 
-  const storage = await openStorage({
-    url: config.clickhouseUrl,
-    user: config.clickhouseUser,
-    password: config.clickhousePassword,
-    database: config.clickhouseDatabase,
-    dataDir: config.dataDir,
-  });
-  // Producer side (uploads, tracking) fails fast: an upload answers 503 within seconds when Redis
-  // does not answer, instead of hanging; the worker's own connections wait and reconnect.
-  const producer = new Redis(config.redisUrl, {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    commandTimeout: 3000,
-  });
-  producer.on('error', (e) => log('Redis error', e.message));
+  const storage = await openConfiguredStorage(config);
+  const producer = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
   const queue = new Queue<IngestFilePayload>(INGEST_QUEUE, {
     connection: producer,
     prefix: config.queuePrefix,
   });
   const tracker = new UploadTracker(producer, config.queuePrefix);
-  const worker = config.runWorker
-    ? startIngestWorker({
-        storage,
-        blobDir: path.join(config.dataDir, 'blobs'),
-        connection: { url: config.redisUrl },
-        prefix: config.queuePrefix,
-        tracker,
-        log,
-        lockDurationMs: config.ingestLockMs,
-        csvChunkBytes: config.csvChunkBytes,
-        csvLoader: config.csvLoader,
-      })
-    : null;
+  const worker = config.runWorker ? await startIngestRuntime({ config, storage, log }) : null;
   const devIdp = config.oidcIssuer
     ? undefined
     : await createDevIdp({

@@ -11,16 +11,16 @@ import {
   type ExportDocument,
   type SavedQueryDocument,
 } from './documents.repository.ts';
-import { FilesRepository } from './files.repository.ts';
+import { FilesRepository, type FileRow } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
 import { ENGINE_RELEASE_IDLE_MS, engineCodeReleaser } from './engine-pages.ts';
 import { migrate } from './migrations.ts';
-import { RowsRepository } from './rows.repository.ts';
+import { RowsRepository } from './rows/index.ts';
 
 export * from './accounts.repository.ts';
 export * from './documents.repository.ts';
 export * from './files.repository.ts';
-export * from './rows.repository.ts';
+export * from './rows/index.ts';
 export * from './skip-index.ts';
 export * from './dump.ts';
 export { openClickHouse, type ClickHouseOptions } from './client.ts';
@@ -60,6 +60,11 @@ export interface Storage {
    * opens); against a ClickHouse server it only runs `work`. Resolves or rejects as `work` does.
    */
   purgingMemory<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Removes the rows of these files (GENERAL or AUTHOR ids) and the records of the AUTHOR files
+   * among them; GENERAL records stay (their status says what happened). Unknown ids are skipped.
+   */
+  removeFileData(fileIds: string[]): Promise<void>;
   /** Answers true when ClickHouse answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -83,17 +88,24 @@ export async function openStorage(options: ClickHouseOptions): Promise<Storage> 
       { afterMs: ENGINE_RELEASE_IDLE_MS, run: releaseCode },
     );
   }
+  const files = new FilesRepository(client, options.database);
+  const rows = new RowsRepository(client, options.database);
   return {
     client,
     database: options.database,
     embedded: !options.url,
     accounts: new AccountsRepository(client, options.database),
-    files: new FilesRepository(client, options.database),
-    rows: new RowsRepository(client, options.database),
+    files,
+    rows,
     exports: new DocumentsRepository<ExportDocument>(client, options.database, 'export'),
     queries: new DocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
     audit: new DocumentsRepository<AuditDocument>(client, options.database, 'audit'),
     purgingMemory: (work) => (purger ? purger.during(work) : work()),
+    async removeFileData(fileIds) {
+      await rows.deleteFiles(fileIds);
+      const records = await Promise.all(fileIds.map((id) => files.get(id)));
+      await files.remove(records.filter((f): f is FileRow => f !== null && f.fileType === 'AUTHOR'));
+    },
     async ping() {
       try {
         const r = await client.ping();

@@ -1,8 +1,14 @@
-/** `@sift/ingest-worker`: the ingest pipeline and its BullMQ worker. */
-export * from './jobs.ts';
-export * from './ingest.ts';
-export * from './worker.ts';
-export * from './authors.ts';
-export * from './tracking.ts';
-export * from './parse/index.ts';
-export * from './heap.ts';
+/**
+ * `@sift/ingest-worker`: the ingest pipeline and its BullMQ worker. Processes start it through
+ * startIngestRuntime (one composition root); ingestFile runs the pipeline on its own (benchmarks).
+ */
+export { loadWorkerConfig, workerConfigOf, type WorkerConfig } from './config.ts';
+export {
+  openConfiguredStorage,
+  startIngestRuntime,
+  type IngestRuntime,
+  type IngestRuntimeOptions,
+} from './runtime.ts';
+export { ingestFile } from './pipeline/ingest-file.ts';
+export type { CsvLoader, IngestDeps } from './pipeline/types.ts';
+export { disablePretenuring } from './pretenuring.ts';

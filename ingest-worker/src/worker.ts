@@ -1,9 +1,15 @@
 import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import { failFile, ingestFile, type IngestDeps } from './ingest.ts';
-import { INGEST_JOB_SCHEMAS, INGEST_QUEUE, type IngestJob, type IngestJobName } from './jobs.ts';
-import { InvalidFileError } from './parse/index.ts';
-import type { IngestProgress } from './jobs.ts';
-import type { UploadTracker } from './tracking.ts';
+import {
+  INGEST_JOB_SCHEMAS,
+  INGEST_QUEUE,
+  type IngestJob,
+  type IngestJobName,
+  type IngestProgress,
+} from '@sift/shared/jobs';
+import type { UploadTracker } from '@sift/shared/upload-tracking';
+import { InvalidFileError } from '@sift/spreadsheet';
+import { failFile, ingestFile } from './pipeline/ingest-file.ts';
+import type { IngestDeps } from './pipeline/types.ts';
 
 export interface IngestWorkerOptions extends IngestDeps {
   /** Redis connection for the worker (BullMQ sets `maxRetriesPerRequest: null` on its own connections). */
@@ -15,7 +21,7 @@ export interface IngestWorkerOptions extends IngestDeps {
   /** Where to log failures. */
   log?: (message: string, detail?: unknown) => void;
   /** Upload tracking to keep current (jobs with a sessionId). */
-  tracker?: UploadTracker;
+  tracker: UploadTracker;
   /**
    * How long a job's lock lasts without renewal, in ms (BullMQ `lockDuration`; the stalled-job check
    * runs at the same interval). A worker that dies mid-file loses its lock after this long and the
@@ -45,7 +51,7 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
       const payload = INGEST_JOB_SCHEMAS['ingest-file'].parse(job.data);
       const { sessionId, fileId } = payload;
       const track = async (patch: Parameters<UploadTracker['updateFile']>[2]) => {
-        if (!sessionId || !options.tracker) return;
+        if (!sessionId) return;
         // Tracking is for display: a Redis hiccup here must not fail the ingest.
         await options.tracker
           .updateFile(sessionId, fileId, patch)
@@ -66,7 +72,7 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
         // The derived AUTHOR file joins the session before its source completes, so the session
         // never looks complete without it.
         const derived = written.filter((f) => f.fileType === 'AUTHOR');
-        if (sessionId && options.tracker && derived.length) {
+        if (sessionId && derived.length) {
           await options.tracker
             .addFiles(
               sessionId,

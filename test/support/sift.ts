@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { startSift, type Config, type RunningSift } from '@sift/api';
-import type { FileRecord, SearchResponse } from '@sift/api/contracts';
+import type { FileRecord, SearchResponse } from '@sift/shared/contracts';
 import { signIn } from './oidc.ts';
+import { waitFor } from './wait.ts';
+
+export { waitFor };
 
 /** One chDB data directory per test process (chDB allows one per process); databases isolate tests. */
 const processDataDir = mkdtempSync(path.join(tmpdir(), 'sift-test-'));
@@ -96,14 +99,12 @@ export class ApiClient {
   }
 
   /** Polls a file until its ingest ends (status other than PROCESSING). */
-  async waitForIngest(id: string, timeoutMs = 90_000): Promise<FileRecord> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const file = await this.json<FileRecord>(`/file/files/${id}`);
-      if (file.status !== 'PROCESSING') return file;
-      if (Date.now() > deadline) throw new Error(`File ${id} still PROCESSING after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  waitForIngest(id: string, timeoutMs = 90_000): Promise<FileRecord> {
+    return waitFor(
+      () => this.json<FileRecord>(`/file/files/${id}`),
+      (file) => file.status !== 'PROCESSING',
+      { timeoutMs, intervalMs: 200, what: `the ingest of file ${id} to end` },
+    );
   }
 }
 

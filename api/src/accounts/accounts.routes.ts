@@ -6,7 +6,7 @@ import {
   type Account,
   type AccountExists,
   type AccountOnboarded,
-} from '../contracts.ts';
+} from '@sift/shared/contracts';
 import { accountOf, requirePermissions, tokenOf } from '../auth/middleware.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { ADMIN_PERMISSION, toAccount, type AccountsService } from './accounts.service.ts';

@@ -1,5 +1,5 @@
 import type { AccountRow, Storage } from '@sift/clickhouse';
-import type { Account } from '../contracts.ts';
+import type { Account } from '@sift/shared/contracts';
 import type { VerifiedToken } from '../auth/token-verifier.ts';
 
 export const ADMIN_PERMISSION = 'admin:view';

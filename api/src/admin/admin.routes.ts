@@ -13,7 +13,7 @@ import {
   type RestoreResult,
   type Snapshot,
   type SystemStats,
-} from '../contracts.ts';
+} from '@sift/shared/contracts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';

@@ -4,7 +4,8 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { format as csvFormat } from 'fast-csv';
 import type { AccountRow, AuditDocument, Storage } from '@sift/clickhouse';
-import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER, type UploadTracker } from '@sift/ingest-worker';
+import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
+import type { UploadTracker } from '@sift/shared/upload-tracking';
 import type {
   AccountDeletion,
   AccountStats,
@@ -12,7 +13,7 @@ import type {
   AuditEntry,
   Page,
   SystemStats,
-} from '../contracts.ts';
+} from '@sift/shared/contracts';
 import { toAccount } from '../accounts/accounts.service.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { FilesService } from '../files/files.service.ts';

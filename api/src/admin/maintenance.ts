@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Storage } from '@sift/clickhouse';
-import type { UploadTracker } from '@sift/ingest-worker';
-import type { DeletionResult } from '../contracts.ts';
+import type { UploadTracker } from '@sift/shared/upload-tracking';
+import type { DeletionResult } from '@sift/shared/contracts';
 import type { EnqueueIngest } from '../files/files.service.ts';
 
 /** What one maintenance call does (each admin endpoint is a combination). */

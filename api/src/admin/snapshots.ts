@@ -14,7 +14,7 @@ import {
 import path from 'node:path';
 import { directoryBytes } from './disk.ts';
 import { dumpDatabase, loadDatabase, migrate, type Storage, type TableDump } from '@sift/clickhouse';
-import type { RestoreResult, Snapshot } from '../contracts.ts';
+import type { RestoreResult, Snapshot } from '@sift/shared/contracts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 
 /** What a snapshot directory's `manifest.json` holds: the listing, and the tables it dumped. */

@@ -9,7 +9,7 @@ import {
   type PreprocessedStatistics,
   type UploadMultipleResponse,
   type UploadResponse,
-} from '../contracts.ts';
+} from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
 import { BadRequestError, HttpError } from '../errors.ts';
 import type { FilesService, StoredUpload } from './files.service.ts';

@@ -2,15 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { newUploadRecord, type FileRow, type Storage } from '@sift/clickhouse';
-import {
-  authorFileId,
-  InvalidFileError,
-  removeFileData,
-  validateSpreadsheet,
-  type IngestFilePayload,
-  type UploadTracker,
-} from '@sift/ingest-worker';
-import type { FileRecord, FileStatistics, PreprocessedStatistics } from '../contracts.ts';
+import { authorFileId } from '@sift/shared/author-files';
+import type { FileRecord, FileStatistics, PreprocessedStatistics } from '@sift/shared/contracts';
+import type { IngestFilePayload } from '@sift/shared/jobs';
+import type { UploadTracker } from '@sift/shared/upload-tracking';
+import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { QueueUnavailableError } from './upload-queue-error.ts';
 
@@ -47,7 +43,8 @@ export class FilesService {
     uploads: StoredUpload[],
     options: { strict?: boolean; sessionId?: string | undefined } = {},
   ): Promise<{ sessionId: string; files: FileRecord[] }> {
-    const problems = await Promise.all(uploads.map((u) => this.#problem(u)));
+    const checks = await Promise.all(uploads.map((u) => this.#validate(u)));
+    const problems = checks.map((c) => (c instanceof InvalidFileError ? c : null));
     const refused = problems.find((p) => p !== null);
     if (options.strict && refused) {
       await this.#discardAll(uploads);
@@ -94,6 +91,7 @@ export class FilesService {
           storedName: row.filename,
           originalFilename: row.originalFilename,
           sessionId,
+          ...(typeof checks[i] === 'string' && { format: checks[i] }),
         });
       } catch {
         // Not queued: these files can never finish, so they fail now and their originals go.
@@ -109,11 +107,13 @@ export class FilesService {
     return { sessionId, files: rows.map(toFileRecord) };
   }
 
-  /** Why the upload cannot be ingested, or null (an empty file goes on and fails at ingest). */
-  async #problem(upload: StoredUpload): Promise<InvalidFileError | null> {
+  /**
+   * The upload's format once validated (the ingest then skips validating it again), why it cannot
+   * be ingested, or null for an empty file (it goes on and fails at ingest with its own message).
+   */
+  async #validate(upload: StoredUpload): Promise<SpreadsheetFormat | InvalidFileError | null> {
     try {
-      await validateSpreadsheet(path.join(this.blobDir, upload.storedName), upload.originalFilename);
-      return null;
+      return await validateSpreadsheet(path.join(this.blobDir, upload.storedName), upload.originalFilename);
     } catch (e) {
       if (e instanceof InvalidFileError) return e.kind === 'empty' ? null : e;
       throw e;
@@ -180,7 +180,7 @@ export class FilesService {
     const ids = file.fileType === 'GENERAL' ? [file.id, authorFileId(file.id)] : [file.id];
     const derived = file.fileType === 'GENERAL' ? await this.storage.files.derivedFrom(file.id) : [];
     await this.storage.files.remove([file, ...derived]);
-    await removeFileData(this.storage, ids);
+    await this.storage.removeFileData(ids);
     if (file.filename) await unlink(path.join(this.blobDir, file.filename)).catch(() => undefined);
   }
 

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { UploadTracker } from '@sift/ingest-worker';
+import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { accountOf } from '../auth/middleware.ts';
-import type { TrackingCleanupResponse } from '../contracts.ts';
+import type { TrackingCleanupResponse } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 

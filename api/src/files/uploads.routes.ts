@@ -1,7 +1,11 @@
 import { Router } from 'express';
-import type { UploadTracker } from '@sift/ingest-worker';
+import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { accountOf } from '../auth/middleware.ts';
-import { createUploadSessionSchema, type UploadMultipleResponse, type UploadPacing } from '../contracts.ts';
+import {
+  createUploadSessionSchema,
+  type UploadMultipleResponse,
+  type UploadPacing,
+} from '@sift/shared/contracts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { FilesService } from './files.service.ts';

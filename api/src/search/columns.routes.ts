@@ -9,9 +9,10 @@ import {
   type ColumnSuggestions,
   type FileSuggestion,
   type ValueSuggestion,
-} from '../contracts.ts';
+  unionColumns,
+} from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
-import { unionColumns, type FileFilters, type SearchService } from './search.service.ts';
+import type { FileFilters, SearchService } from './search.service.ts';
 
 /** The request's parameters: the JSON body for POST, the query string for GET. */
 const input = (req: Request): unknown => (req.method === 'POST' ? req.body : req.query);

@@ -4,7 +4,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Response } from 'express';
 import type { ExportDocument, Storage, StoredDocument } from '@sift/clickhouse';
-import type { ExportHistoryEntry, PreprocessingPreview } from '../contracts.ts';
+import type { ExportHistoryEntry, PreprocessingPreview } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
 import type { ExportService, ParsedExportRequest } from './export.service.ts';
 import { FileSender, sendFileRange } from './send-file.ts';

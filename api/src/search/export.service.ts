@@ -7,11 +7,12 @@ import { pipeline } from 'node:stream/promises';
 import { format as csvFormat } from 'fast-csv';
 import type { FileRow, RowQuery, Storage, StoredFileType } from '@sift/clickhouse';
 import type { z } from 'zod';
-import type { exportRequestSchema, PreprocessingPreview } from '../contracts.ts';
+import { unionColumns, type exportRequestSchema, type PreprocessingPreview } from '@sift/shared/contracts';
 import { BadRequestError } from '../errors.ts';
 import { applyRules, splitPairs, type SplitRule } from './preprocessing.ts';
-import { unionColumns, type SearchService } from './search.service.ts';
-import { rowXml, XLSX_ROWS_PER_SHEET, XlsxStreamWriter } from './xlsx-writer.ts';
+import type { SearchService } from './search.service.ts';
+import { rowXml } from '@sift/shared/ooxml';
+import { XLSX_ROWS_PER_SHEET, XlsxStreamWriter } from './xlsx-writer.ts';
 import { SEND_PIECE_BYTES } from './send-file.ts';
 
 export type ParsedExportRequest = z.output<typeof exportRequestSchema>;

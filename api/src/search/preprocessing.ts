@@ -7,7 +7,7 @@
  * previous one produced.
  */
 
-import type { ExpansionDetail } from '../contracts.ts';
+import type { ExpansionDetail } from '@sift/shared/contracts';
 
 export type { ExpansionDetail };
 

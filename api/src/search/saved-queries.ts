@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SavedQueryDocument, Storage, StoredDocument } from '@sift/clickhouse';
 import type { z } from 'zod';
-import type { saveQueryRequestSchema, SavedQuery } from '../contracts.ts';
+import type { saveQueryRequestSchema, SavedQuery } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
 
 /** Searches kept under a name by their owner (`/api/file/queries`). */

@@ -8,7 +8,7 @@ import {
   type ExportHistoryEntry,
   type PreprocessingPreview,
   type SavedQuery,
-} from '../contracts.ts';
+} from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
 import type { ExportHistory } from './export-history.ts';
 import type { SavedQueries } from './saved-queries.ts';

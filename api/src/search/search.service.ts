@@ -1,5 +1,11 @@
 import type { FileRow, RowHit, RowQuery, Storage, StoredFileType } from '@sift/clickhouse';
-import { ROW_META, type ParsedSearchRequest, type ResultRow, type SearchResponse } from '../contracts.ts';
+import {
+  ROW_META,
+  unionColumns,
+  type ParsedSearchRequest,
+  type ResultRow,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 
 /** Filters shared by search and export (the search request without paging). */
 export type SearchFilters = Pick<
@@ -13,13 +19,6 @@ export type FileFilters = Partial<
 >;
 
 export const SEARCH_UNAVAILABLE = 'Search is temporarily unavailable';
-
-/** Column names of the files, in order: the union over files of their columns, first seen first. */
-export function unionColumns(files: FileRow[]): string[] {
-  const seen = new Set<string>();
-  for (const f of files) for (const c of f.columnNames) seen.add(c);
-  return [...seen];
-}
 
 /** Search over one owner's PROCESSED files of one type (GENERAL for the general search, AUTHOR for Authors). */
 export class SearchService {

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { columnLetters } from '@sift/clickhouse';
+import { rowXml } from '@sift/shared/ooxml';
 import { ZipStreamWriter } from './zip-writer.ts';
 
 /** Rows per sheet of an xlsx export (Excel's limit is 1,048,576 including the header row). */
@@ -12,34 +12,6 @@ const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships
 const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
 /** Deflate level: 1 is ~3× faster than the default 6 on this XML for ~25 % more bytes. */
 const COMPRESSION_LEVEL = 1;
-
-/**
- * Text as XML element content: `&`, `<`, `>` escaped, line breaks as character references (kept
- * exactly), characters XML 1.0 cannot hold dropped. The engine's xlsxRows does the same in SQL.
- */
-export function xmlText(s: string): string {
-  return s
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('\n', '&#10;')
-    .replaceAll('\r', '&#13;')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
-}
-
-/**
- * Worksheet row `r` (1-based) of inline-string cells with their references (`<c r="B7" …>`), empty
- * cells left out, `xml:space="preserve"` where whitespace starts or ends the text, as one line.
- */
-export function rowXml(cells: string[], r: number): string {
-  let xml = `<row r="${r}">`;
-  cells.forEach((c, i) => {
-    if (!c) return;
-    const space = /^\s|\s$/.test(c) ? ' xml:space="preserve"' : '';
-    xml += `<c r="${columnLetters(i + 1)}${r}" t="inlineStr"><is><t${space}>${xmlText(c)}</t></is></c>`;
-  });
-  return `${xml}</row>\n`;
-}
 
 /**
  * Writes an .xlsx workbook to `out` as a stream, without holding it: worksheets of rows given as

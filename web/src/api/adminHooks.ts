@@ -9,7 +9,7 @@ import {
   type DeletionResult,
   type ExportHistoryEntry,
   type Page,
-} from '@sift/api/contracts';
+} from '@sift/shared/contracts';
 import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from './client';
 import { mutationKeys, queryKeys, type AdminAccountsParams } from './queryKeys';
 import { saveBlob } from '../lib/download';

@@ -10,7 +10,7 @@ import {
   useQueryClient,
   type Query,
 } from '@tanstack/react-query';
-import { SUGGESTION_LIMIT } from '@sift/api/contracts';
+import { SUGGESTION_LIMIT } from '@sift/shared/contracts';
 import type {
   Account,
   ExportRequest,
@@ -23,7 +23,7 @@ import type {
   UploadMultipleResponse,
   UploadPacing,
   UploadSessionSummary,
-} from '@sift/api/contracts';
+} from '@sift/shared/contracts';
 import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS, isApiError, UPLOAD_TIMEOUT_MS } from './client';
 import { mutationKeys, queryKeys, type SuggestionSource } from './queryKeys';
 import { saveBlob } from '../lib/download';

@@ -1,4 +1,4 @@
-import type { PreprocessedSearchRequest, SearchRequest } from '@sift/api/contracts';
+import type { PreprocessedSearchRequest, SearchRequest } from '@sift/shared/contracts';
 
 /**
  * The one query-key factory. Keys are hierarchical so a mutation can invalidate a whole family

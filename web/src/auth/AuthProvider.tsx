@@ -11,7 +11,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserManager } from 'oidc-client-ts';
-import type { PublicConfig } from '@sift/api/contracts';
+import type { PublicConfig } from '@sift/shared/contracts';
 import { configureApiClient, errorMessage } from '../api/client';
 import { usePublicConfig } from '../api/hooks';
 import { queryKeys } from '../api/queryKeys';

@@ -1,5 +1,5 @@
 import { ErrorResponse, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
-import type { PublicConfig } from '@sift/api/contracts';
+import type { PublicConfig } from '@sift/shared/contracts';
 
 /**
  * The OIDC client (authorization code + PKCE). Redirect login is the normal path; popup login and

@@ -1,4 +1,4 @@
-import type { PreprocessingRule } from '@sift/api/contracts';
+import type { PreprocessingRule } from '@sift/shared/contracts';
 
 /** A split rule as edited in the export dialog (spec section 3, pre-processing rule). */
 export interface RuleDraft {

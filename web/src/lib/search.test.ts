@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FileRecord } from '@sift/api/contracts';
-import { buildCriteria, cellText, resultsSummary, searchableFiles, unionColumns } from './search';
+import type { FileRecord } from '@sift/shared/contracts';
+import { buildCriteria, cellText, resultsSummary, searchableFiles } from './search';
 
 const record = (over: Partial<FileRecord>): FileRecord => ({
   id: 'f',
@@ -31,17 +31,6 @@ describe('searchableFiles', () => {
     expect(searchableFiles(files, 'GENERAL').map((f) => f.id)).toEqual(['a']);
     expect(searchableFiles(files, 'AUTHOR').map((f) => f.id)).toEqual(['c']);
     expect(searchableFiles(undefined, 'GENERAL')).toEqual([]);
-  });
-});
-
-describe('unionColumns', () => {
-  it('unions column names in first-seen order, trimmed, without blanks', () => {
-    expect(
-      unionColumns([
-        { columnNames: ['Title', 'Authors ', ''] },
-        { columnNames: ['Authors', 'Year', ' Title'] },
-      ]),
-    ).toEqual(['Title', 'Authors', 'Year']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { FileRecord, FileType, ResultRow } from '@sift/api/contracts';
+import type { FileRecord, FileType, ResultRow } from '@sift/shared/contracts';
 
 /** Spec section 9: search page size. */
 export const SEARCH_PAGE_SIZE = 20;
@@ -6,22 +6,6 @@ export const SEARCH_PAGE_SIZE = 20;
 /** Searchable files of a type: PROCESSED only (a half-loaded file is never searched). */
 export function searchableFiles(files: readonly FileRecord[] | undefined, fileType: FileType): FileRecord[] {
   return (files ?? []).filter((file) => file.fileType === fileType && file.status === 'PROCESSED');
-}
-
-/** The union of the files' column names in first-seen order; names are trimmed, empty ones ignored. */
-export function unionColumns(files: readonly Pick<FileRecord, 'columnNames'>[]): string[] {
-  const seen = new Set<string>();
-  const columns: string[] = [];
-  for (const file of files) {
-    for (const raw of file.columnNames ?? []) {
-      const name = raw.trim();
-      if (name && !seen.has(name)) {
-        seen.add(name);
-        columns.push(name);
-      }
-    }
-  }
-  return columns;
 }
 
 /** Search criteria from the form values: trimmed text, empty entries removed (spec section 5). */

@@ -4,7 +4,7 @@
  * and 1 s between the requests of a group. The pauses let the server ingest earlier files while
  * later ones are still arriving, so one large selection does not flood the ingest queue.
  */
-import type { UploadPacing } from '@sift/api/contracts';
+import type { UploadPacing } from '@sift/shared/contracts';
 
 /** Pause between two groups. */
 export const GROUP_PAUSE_MS = 5_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { FileRecord, UploadPacing, UploadSessionSummary } from '@sift/api/contracts';
+import type { FileRecord, UploadPacing, UploadSessionSummary } from '@sift/shared/contracts';
 import { ApiError } from '../api/client';
 import { runUpload, type UploadRunProgress, type UploadTransport } from './uploadRun';
 

@@ -10,7 +10,7 @@ import type {
   UploadPacing,
   UploadSession,
   UploadSessionSummary,
-} from '@sift/api/contracts';
+} from '@sift/shared/contracts';
 import { isApiError } from '../api/client';
 import { isRetryableUploadError, sleep as wait, withRetry } from './retry';
 import { RETRY_QUEUE_DELAYS_MS, UploadBreaker } from './uploadBreaker';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TrackedFile, UploadSession, UploadSessionSummary } from '@sift/api/contracts';
+import type { TrackedFile, UploadSession, UploadSessionSummary } from '@sift/shared/contracts';
 import {
   completionOutcome,
   detectCompletions,

@@ -2,7 +2,7 @@
  * Pure logic of upload tracking on the Upload screen and in the background watcher: percentages,
  * per-file display rules, and when an upload session counts as complete (spec section 4).
  */
-import type { TrackedFile, UploadFileStatus, UploadSessionSummary } from '@sift/api/contracts';
+import type { TrackedFile, UploadFileStatus, UploadSessionSummary } from '@sift/shared/contracts';
 
 /** Spec section 4. */
 export const UPLOAD_COMPLETE_MESSAGE = 'Upload complete! All files processed successfully.';

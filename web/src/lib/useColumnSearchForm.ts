@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import type { FileType } from '@sift/api/contracts';
+import type { FileType } from '@sift/shared/contracts';
 import { useScreenSearchState, type ColumnSearchRequest } from '../stores/searchStore';
 import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
 

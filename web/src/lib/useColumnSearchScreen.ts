@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { FileRecord, FileType } from '@sift/api/contracts';
+import type { FileRecord, FileType } from '@sift/shared/contracts';
+import { unionColumns } from '@sift/shared/contracts';
 import { useAuthorsSearch, useFiles, useGeneralSearch } from '../api/hooks';
 import { useScreenSearchState } from '../stores/searchStore';
 import type { SuggestionSource } from '../api/queryKeys';
 import { visibleColumns } from './columns';
 import { datedFilename } from './exportFilename';
 import { notify } from './notify';
-import { searchableFiles, unionColumns } from './search';
+import { searchableFiles } from './search';
 import { useColumnSearchForm } from './useColumnSearchForm';
 import { useMinimumDuration } from './useMinimumDuration';
 import { useResultsExport } from './useResultsExport';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PreprocessingPreview, PreprocessingRule, SearchResponse } from '@sift/api/contracts';
+import type { PreprocessingPreview, PreprocessingRule, SearchResponse } from '@sift/shared/contracts';
 import { apiRequest, EXPORT_TIMEOUT_MS } from '../api/client';
 import { useExport, type ExportVariables } from '../api/hooks';
 import { normalizeCustomFilename, type ExportFormat } from './exportFilename';

@@ -11,7 +11,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
-import type { AdminAccount } from '@sift/api/contracts';
+import type { AdminAccount } from '@sift/shared/contracts';
 import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../api/adminHooks';
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { LoadError } from '../components/LoadError/LoadError';

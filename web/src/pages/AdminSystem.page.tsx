@@ -14,7 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { MASS_DELETE_CONFIRMATION, type DeletionResult } from '@sift/api/contracts';
+import { MASS_DELETE_CONFIRMATION, type DeletionResult } from '@sift/shared/contracts';
 import { useMaintenance, type MaintenanceKind } from '../api/adminHooks';
 import { errorMessage } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';

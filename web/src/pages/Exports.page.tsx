@@ -6,7 +6,7 @@ import {
   IconFileTypeXls,
   IconTrash,
 } from '@tabler/icons-react';
-import type { ExportHistoryEntry } from '@sift/api/contracts';
+import type { ExportHistoryEntry } from '@sift/shared/contracts';
 import { downloadExport, useDeleteExport, useExportHistory } from '../api/adminHooks';
 import { queryPlaceholder } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';

@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import type { FileRecord } from '@sift/api/contracts';
+import type { FileRecord } from '@sift/shared/contracts';
 import { useDeleteFile, useDeleteFiles, useFiles } from '../api/hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { queryPlaceholder } from '../components/LoadError/LoadError';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Center, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { onboardRequestSchema, type Account } from '@sift/api/contracts';
+import { onboardRequestSchema, type Account } from '@sift/shared/contracts';
 import { useOnboard } from '../api/hooks';
 
 export interface ProfileSetupPageProps {

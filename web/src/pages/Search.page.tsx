@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import type { FileRecord } from '@sift/api/contracts';
+import type { FileRecord } from '@sift/shared/contracts';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { ColumnSearchSection } from '../components/ColumnSearchSection/ColumnSearchSection';
 import { FileFilterControl } from '../components/FileFilterControl/FileFilterControl';

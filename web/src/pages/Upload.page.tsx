@@ -13,7 +13,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import type { UploadSessionSummary } from '@sift/api/contracts';
+import type { UploadSessionSummary } from '@sift/shared/contracts';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { errorMessage } from '../api/client';
 import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../api/hooks';

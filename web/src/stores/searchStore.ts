@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { create } from 'zustand';
-import type { FileType } from '@sift/api/contracts';
+import type { FileType } from '@sift/shared/contracts';
 import { NO_FILE_FILTER, type FileFilter } from '../lib/fileFilter';
 
 /** A submitted per-column search: the criteria and the (zero-based) page. */

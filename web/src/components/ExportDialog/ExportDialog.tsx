@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Fieldset, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
-import type { PreprocessingPreview, PreprocessingRule } from '@sift/api/contracts';
+import type { PreprocessingPreview, PreprocessingRule } from '@sift/shared/contracts';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../lib/notify';
 import { rulesProblem, toRequestRules, type RuleDraft } from '../../lib/preprocessing';

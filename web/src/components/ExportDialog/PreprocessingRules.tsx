@@ -13,7 +13,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import type { PreprocessingPreview } from '@sift/api/contracts';
+import type { PreprocessingPreview } from '@sift/shared/contracts';
 import {
   newRule,
   PREVIEW_EXAMPLES,

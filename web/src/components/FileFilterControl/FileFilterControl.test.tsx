@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { FileRecord } from '@sift/api/contracts';
+import type { FileRecord } from '@sift/shared/contracts';
 import { NO_FILE_FILTER, type FileFilter } from '../../lib/fileFilter';
 import { renderUi } from '../../test/render';
 import { FileFilterControl } from './FileFilterControl';

@@ -12,7 +12,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import type { FileRecord } from '@sift/api/contracts';
+import type { FileRecord } from '@sift/shared/contracts';
 import {
   MAX_FILTER_FILES,
   nearLimit,

@@ -1,5 +1,5 @@
 import { Table, Text } from '@mantine/core';
-import { ROW_META, type ResultRow } from '@sift/api/contracts';
+import { ROW_META, type ResultRow } from '@sift/shared/contracts';
 import { cellText } from '../../lib/search';
 
 export interface ResultsTableProps {

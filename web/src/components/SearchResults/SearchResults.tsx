@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Center, Loader, LoadingOverlay, Stack, Text } from '@mantine/core';
-import type { SearchResponse } from '@sift/api/contracts';
+import type { SearchResponse } from '@sift/shared/contracts';
 import { errorMessage } from '../../api/client';
 import { ResultsTable } from '../ResultsTable/ResultsTable';
 import { SearchPager } from '../SearchPager/SearchPager';

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { FileRecord } from '@sift/api/contracts';
+import type { FileRecord } from '@sift/shared/contracts';
 
 /** Spec section 4: PROCESSING yellow, PROCESSED green, anything else red (failed). */
 export function statusColor(status: string): 'yellow' | 'green' | 'red' {

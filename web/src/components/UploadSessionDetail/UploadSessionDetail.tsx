@@ -1,5 +1,5 @@
 import { Badge, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
-import type { TrackedFile, UploadSessionSummary } from '@sift/api/contracts';
+import type { TrackedFile, UploadSessionSummary } from '@sift/shared/contracts';
 import {
   fileStatusColor,
   fileStatusLabel,

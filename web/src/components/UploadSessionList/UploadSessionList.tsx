@@ -1,5 +1,5 @@
 import { Group, Progress, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { UploadSessionSummary } from '@sift/api/contracts';
+import type { UploadSessionSummary } from '@sift/shared/contracts';
 import { formatPercent, processedText } from '../../lib/uploadSessions';
 import classes from './UploadSessionList.module.css';
 

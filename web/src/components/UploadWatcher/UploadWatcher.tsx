@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { UploadSessionSummary } from '@sift/api/contracts';
+import type { UploadSessionSummary } from '@sift/shared/contracts';
 import { isApiError } from '../../api/client';
 import { uploadSessionSummaryQuery, useActiveUploadSessions } from '../../api/hooks';
 import { queryKeys } from '../../api/queryKeys';

@@ -1,0 +1,99 @@
+// Sift's import boundaries, checked by `npm run lint` (dependency-cruiser). Workspaces stack
+// web → shared and api → ingest-worker → { clickhouse, spreadsheet } → shared; a workspace is
+// reached only through its package name and `exports`, never by a relative path into its folder.
+const WS = '(shared|clickhouse|spreadsheet|ingest-worker|api|web)';
+
+/** A rule forbidding imports from `from` (path regex) to `to` (path regex). */
+const never = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: to },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'Modules import each other in one direction only.',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-workspace-internals',
+      comment:
+        'Another workspace is imported by its package name (@sift/…), never by a path into its folder.',
+      severity: 'error',
+      from: { path: `^${WS}/` },
+      to: { path: `^${WS}/`, pathNot: '^$1/', dependencyTypes: ['local'] },
+    },
+    never(
+      'shared-imports-no-workspace',
+      '@sift/shared is the bottom layer: contracts and constants every workspace may import.',
+      '^shared/',
+      '^(clickhouse|spreadsheet|ingest-worker|api|web)/',
+    ),
+    never(
+      'libraries-stay-libraries',
+      'clickhouse and spreadsheet know nothing of each other, the worker, the api or the web app.',
+      '^(clickhouse|spreadsheet)/',
+      '^(ingest-worker|api|web)/',
+    ),
+    never(
+      'clickhouse-is-not-spreadsheet',
+      'Reading files and storing rows stay apart.',
+      '^clickhouse/',
+      '^spreadsheet/',
+    ),
+    never(
+      'spreadsheet-is-not-clickhouse',
+      'Reading files and storing rows stay apart.',
+      '^spreadsheet/',
+      '^clickhouse/',
+    ),
+    never(
+      'worker-below-api',
+      'The ingest worker never imports the api or the web app.',
+      '^ingest-worker/',
+      '^(api|web)/',
+    ),
+    never('api-below-web', 'The api never imports the web app.', '^api/', '^web/'),
+    never(
+      'api-composes-worker-only-at-the-root',
+      'Only the all-in-one composition (server.ts, config.ts) starts the ingest worker; the rest of the api shares contracts through @sift/shared.',
+      '^api/src/(?!server\\.ts$|config\\.ts$)',
+      '^ingest-worker/',
+    ),
+    never(
+      'web-uses-contracts-only',
+      'The browser app imports only the HTTP contract of the server side.',
+      '^web/',
+      '^(clickhouse|spreadsheet|ingest-worker|api)/|^shared/src/(?!contracts/)',
+    ),
+    never(
+      'pipeline-below-worker',
+      'Ingest stages do not know the BullMQ worker or the composition root that run them.',
+      '^ingest-worker/src/pipeline/',
+      '^ingest-worker/src/(worker|runtime|main|config)\\.ts$',
+    ),
+    never(
+      'rows-parts-below-repository',
+      'The parts of the rows repository do not import the repository that fronts them.',
+      '^clickhouse/src/rows/(?!rows\\.repository\\.ts$|index\\.ts$)',
+      '^clickhouse/src/rows/(rows\\.repository|index)\\.ts$',
+    ),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+    },
+  },
+};

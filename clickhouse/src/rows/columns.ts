@@ -1,0 +1,78 @@
+import { MAX_TEXT_INDEXES, TEXT_INDEX_TYPE, textIndexName, wantsTextIndex } from '../skip-index.ts';
+import { ident } from '../sql.ts';
+import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type RowsTable } from './types.ts';
+
+/** The physical columns of `rows` and their skip indexes: one column per distinct header, added at ingest. */
+export class RowColumns {
+  #known: Set<string> | null = null;
+
+  constructor(private readonly t: RowsTable) {}
+
+  /**
+   * Makes sure every header has a home: its physical column (added with ADD COLUMN IF NOT EXISTS,
+   * so concurrent workers cannot race) or, past {@link MAX_PHYSICAL_COLUMNS}, the overflow map.
+   * A new column gets a text skip index unless its values in `sample` (rows aligned with
+   * `headers`, e.g. the first insert batch) look ID-like ({@link wantsTextIndex}); the decision is
+   * made once, when the column is created, and at most MAX_TEXT_INDEXES columns are indexed. Returns header → physical column name, '' for overflow.
+   */
+  async ensureColumns(headers: string[], sample: string[][] = []): Promise<Record<string, string>> {
+    let known = await this.#physical();
+    const missing = headers.filter((h) => !known.has(physicalColumnName(h)));
+    if (missing.length) {
+      known = await this.#physical(true);
+      const room = Math.max(0, MAX_PHYSICAL_COLUMNS - known.size);
+      let indexRoom = MAX_TEXT_INDEXES - (await this.indexedColumns()).size;
+      const toAdd = new Map<string, boolean>();
+      for (const h of missing) {
+        const c = physicalColumnName(h);
+        if (known.has(c) || toAdd.has(c) || toAdd.size >= room) continue;
+        const i = headers.indexOf(h);
+        const indexed = indexRoom > 0 && wantsTextIndex(sample.map((row) => row[i] ?? ''));
+        if (indexed) indexRoom--;
+        toAdd.set(c, indexed);
+      }
+      if (toAdd.size) {
+        const clauses = [...toAdd].flatMap(([c, indexed]) => [
+          `ADD COLUMN IF NOT EXISTS ${ident(c)} String DEFAULT ''`,
+          ...(indexed
+            ? [`ADD INDEX IF NOT EXISTS ${ident(textIndexName(c))} ${ident(c)} TYPE ${TEXT_INDEX_TYPE}`]
+            : []),
+        ]);
+        await this.t.client.command({ query: `ALTER TABLE ${this.t.table} ${clauses.join(', ')}` });
+        for (const c of toAdd.keys()) known.add(c);
+      }
+    }
+    const map = Object.create(null) as Record<string, string>;
+    for (const h of headers) {
+      const c = physicalColumnName(h);
+      map[h] = known.has(c) ? c : '';
+    }
+    return map;
+  }
+
+  /** Physical columns of `rows` that carry a text skip index. */
+  async indexedColumns(): Promise<Set<string>> {
+    const rs = await this.t.client.query({
+      query: `SELECT expr FROM system.data_skipping_indices WHERE database = {db:String} AND table = 'rows' AND type = 'text'`,
+      query_params: { db: this.t.db },
+      format: 'JSONEachRow',
+    });
+    return new Set((await rs.json<{ expr: string }>()).map((r) => r.expr.replaceAll('`', '')));
+  }
+
+  /** Forgets the columns known to exist (after the table was replaced, e.g. by a restore). */
+  forget(): void {
+    this.#known = null;
+  }
+
+  async #physical(refresh = false): Promise<Set<string>> {
+    if (this.#known && !refresh) return this.#known;
+    const rs = await this.t.client.query({
+      query: `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'rows' AND startsWith(name, 'c_')`,
+      query_params: { db: this.t.db },
+      format: 'JSONEachRow',
+    });
+    this.#known = new Set((await rs.json<{ name: string }>()).map((r) => r.name));
+    return this.#known;
+  }
+}

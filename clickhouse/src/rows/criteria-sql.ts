@@ -1,0 +1,116 @@
+/**
+ * The SQL compiler of a row query: criteria, file and sheet filters to a WHERE clause with bound
+ * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
+ */
+import type { FileRow } from '../files.repository.ts';
+import { ident, likeContains } from '../sql.ts';
+import type { RowHit, RowKey, RowQuery } from './types.ts';
+
+/** A row query as SQL: its WHERE clause and parameters, the columns it reads and where they come back. */
+export interface CompiledQuery {
+  where: string;
+  params: Record<string, unknown>;
+  select: string;
+  physical: string[];
+  useExtra: boolean;
+}
+
+/** The query as SQL, or null when it can match nothing (no files, or a criterion on a column none has). */
+export function compileQuery(query: RowQuery): CompiledQuery | null {
+  if (!query.files.length) return null;
+  const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };
+  const where = ['file_id IN {fileIds:Array(String)}'];
+  if (query.sheets?.length) {
+    where.push('sheet IN {sheets:Array(String)}');
+    params.sheets = query.sheets;
+  }
+  let n = 0;
+  for (const [header, term] of Object.entries(query.criteria)) {
+    const homes = columnHomes(query.files, header);
+    if (!homes.physical.size && !homes.extra) return null; // no searched file has this column
+    const k = n++;
+    params[`t${k}`] = likeContains(term);
+    const alternatives = [...homes.physical].map((c) => `${ident(c)} ILIKE {t${k}:String}`);
+    if (homes.extra) {
+      params[`h${k}`] = header;
+      alternatives.push(`extra[{h${k}:String}] ILIKE {t${k}:String}`);
+    }
+    where.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
+  }
+  const wanted = query.headers ? new Set(query.headers) : null;
+  const physical = new Set<string>();
+  let useExtra = false;
+  for (const f of query.files) {
+    for (const [h, c] of Object.entries(f.columnMap)) {
+      if (wanted && !wanted.has(h)) continue;
+      if (c) physical.add(c);
+      else useExtra = true;
+    }
+  }
+  const cols = [...physical];
+  const select = ['file_id', 'sheet', 'row_number', ...cols.map(ident), ...(useExtra ? ['extra'] : [])].join(
+    ', ',
+  );
+  return { where: where.join(' AND '), params, select, physical: cols, useExtra };
+}
+
+/**
+ * SQL for a header's value in a row of any of `files` (its physical columns, or the overflow map
+ * keyed by the query parameter `param` holding the header), or null when no file has the header.
+ */
+export function valueOf(files: FileRow[], header: string, param: string): string | null {
+  const homes = columnHomes(files, header);
+  const values = [...homes.physical].map((c) => ident(c));
+  if (homes.extra) values.push(`extra[{${param}:String}]`);
+  if (!values.length) return null;
+  return values.length === 1
+    ? values[0]!
+    : `coalesce(${values.map((v) => `nullIf(${v}, '')`).join(', ')}, '')`;
+}
+
+/** Where a header's values live over `files`: their physical columns, and whether some are in the overflow map. */
+export function columnHomes(files: FileRow[], header: string): { physical: Set<string>; extra: boolean } {
+  const physical = new Set<string>();
+  let extra = false;
+  for (const f of files) {
+    if (!Object.hasOwn(f.columnMap, header)) continue;
+    const c = f.columnMap[header];
+    if (c) physical.add(c);
+    else extra = true;
+  }
+  return { physical, extra };
+}
+
+/** Result rows (as selected by `c.select`) as hits with cells keyed by header. */
+export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): RowHit[] {
+  const byId = new Map(query.files.map((f) => [f.id, f]));
+  const position = new Map(c.physical.map((name, i) => [name, 3 + i]));
+  const wanted = query.headers ? new Set(query.headers) : null;
+  return rows.map((r) => {
+    const file = byId.get(r[0] as string)!;
+    const extra = (c.useExtra ? r[r.length - 1] : {}) as Record<string, string>;
+    const cells = Object.create(null) as Record<string, string>;
+    for (const [h, col] of Object.entries(file.columnMap)) {
+      if (wanted && !wanted.has(h)) continue;
+      cells[h] = col ? String(r[position.get(col)!] ?? '') : Object.hasOwn(extra, h) ? extra[h]! : '';
+    }
+    return { fileId: file.id, sheet: r[1] as string, rowNumber: Number(r[2]), cells };
+  });
+}
+
+/**
+ * The condition `(file_id, sheet, row_number) <op> key` with its parameters under `name`
+ * (`{nameFile}`, `{nameSheet}`, `{nameRow}`), or nothing when there is no key: how keyset pages
+ * and export pieces are bounded.
+ */
+export function keyBound(
+  op: '>' | '<=',
+  key: RowKey | null,
+  name: string,
+): { sql: string; params: Record<string, unknown> } {
+  if (!key) return { sql: '', params: {} };
+  return {
+    sql: `AND (file_id, sheet, row_number) ${op} ({${name}File:String}, {${name}Sheet:String}, {${name}Row:UInt32})`,
+    params: { [`${name}File`]: key[0], [`${name}Sheet`]: key[1], [`${name}Row`]: key[2] },
+  };
+}

@@ -1,0 +1,14 @@
+/** `rows`: the searchable rows of every file (see RowsRepository). */
+export { RowsRepository } from './rows.repository.ts';
+export { SUGGEST_LIMITS } from './search.ts';
+export type { ExportQuery } from './export.ts';
+export {
+  MAX_PHYSICAL_COLUMNS,
+  RAGGED_MARKER,
+  physicalColumnName,
+  type Contact,
+  type CsvFileLoad,
+  type RowBatch,
+  type RowHit,
+  type RowQuery,
+} from './types.ts';

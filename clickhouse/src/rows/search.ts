@@ -1,0 +1,143 @@
+import type { FileRow } from '../files.repository.ts';
+import { ident, likeContains } from '../sql.ts';
+import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
+import type { RowHit, RowQuery, RowsTable } from './types.ts';
+
+/**
+ * Bounds of a suggestion query: stop after this many matching rows, this many rows read or this
+ * many seconds, and answer from what was read (the most frequent values of a sample).
+ */
+export const SUGGEST_LIMITS = { matches: 100_000, rowsRead: 20_000_000, seconds: 2 } as const;
+const SUGGEST_SETTINGS = {
+  max_execution_time: SUGGEST_LIMITS.seconds,
+  timeout_overflow_mode: 'break',
+  max_rows_to_read: String(SUGGEST_LIMITS.rowsRead),
+  read_overflow_mode: 'break',
+} as const;
+
+/** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
+export class RowSearch {
+  constructor(private readonly t: RowsTable) {}
+
+  /** Number of rows matching the query. */
+  async count(query: RowQuery): Promise<number> {
+    const c = compileQuery(query);
+    if (!c) return 0;
+    const rs = await this.t.client.query({
+      query: `SELECT count() AS n FROM ${this.t.table} WHERE ${c.where}`,
+      query_params: c.params,
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
+  }
+
+  /** One page of matching rows in (file, sheet, row number) order. `offset` and `limit` count rows. */
+  async page(query: RowQuery, offset: number, limit: number): Promise<RowHit[]> {
+    const c = compileQuery(query);
+    if (!c) return [];
+    const rs = await this.t.client.query({
+      query: `SELECT ${c.select} FROM ${this.t.table} WHERE ${c.where}
+              ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
+      query_params: { ...c.params, limit, offset },
+      format: 'JSONCompactEachRow',
+    });
+    return toHits(query, c, await rs.json<unknown[]>());
+  }
+
+  /**
+   * Every matching row, in batches of at most `batchSize`, read with keyset pagination on the sort
+   * key so memory stays bounded whatever the result size (the embedded engine materialises each
+   * query's result, so one unbounded query would not stream).
+   */
+  async *scan(query: RowQuery, batchSize = 20_000): AsyncGenerator<RowHit[]> {
+    const c = compileQuery(query);
+    if (!c) return;
+    const fetch = async (last: RowHit | null): Promise<RowHit[]> => {
+      const after = keyBound('>', last && [last.fileId, last.sheet, last.rowNumber], 'after');
+      const rs = await this.t.client.query({
+        query: `SELECT ${c.select} FROM ${this.t.table} WHERE ${c.where} ${after.sql}
+                ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64}`,
+        query_params: { ...c.params, ...after.params, limit: batchSize },
+        format: 'JSONCompactEachRow',
+      });
+      return toHits(query, c, await rs.json<unknown[]>());
+    };
+    // The next batch is read while the caller works on this one (one read ahead, no more).
+    let next: Promise<RowHit[]> | null = fetch(null);
+    while (next) {
+      const hits: RowHit[] = await next;
+      next = hits.length === batchSize ? fetch(hits[hits.length - 1]!) : null;
+      // Marked handled: a failure still surfaces at the await above.
+      next?.catch(() => undefined);
+      if (hits.length) yield hits;
+    }
+  }
+
+  /**
+   * Distinct values of one column over `files` that contain `query` (case-insensitive; all values
+   * when `query` is empty), most frequent first, at most `limit`. Bounded: the engine stops reading
+   * after SUGGEST_LIMITS (time and rows read) and the answer is built from what it has read, so a
+   * suggestion over ten million rows answers in time, possibly from part of the data.
+   */
+  async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
+    const value = valueOf(files, header, 'h');
+    if (!files.length || !value) return [];
+    const params: Record<string, unknown> = {
+      fileIds: files.map((f) => f.id),
+      h: header,
+      t: likeContains(query),
+      limit,
+      sample: SUGGEST_LIMITS.matches,
+    };
+    const rs = await this.t.client.query({
+      query: `SELECT v FROM (
+                SELECT ${value} AS v FROM ${this.t.table}
+                WHERE file_id IN {fileIds:Array(String)} AND v != ''${query ? ' AND v ILIKE {t:String}' : ''}
+                LIMIT {sample:UInt64})
+              GROUP BY v ORDER BY count() DESC, v LIMIT {limit:UInt64}`,
+      query_params: params,
+      format: 'JSONCompactEachRow',
+      clickhouse_settings: SUGGEST_SETTINGS,
+    });
+    return (await rs.json<[string]>()).map((r) => r[0]);
+  }
+
+  /**
+   * Values of any column of `files` containing `query` (case-insensitive, non-empty), most frequent
+   * first, with their header; columns kept in the overflow map are not looked at. Bounded like
+   * {@link suggest}.
+   */
+  async suggestAny(
+    files: FileRow[],
+    query: string,
+    limit: number,
+  ): Promise<{ column: string; value: string }[]> {
+    const pairs = new Map<string, string>(); // physical column → header
+    for (const f of files)
+      for (const [h, c] of Object.entries(f.columnMap)) if (c && !pairs.has(c)) pairs.set(c, h);
+    if (!files.length || !pairs.size || !query) return [];
+    const params: Record<string, unknown> = {
+      fileIds: files.map((f) => f.id),
+      t: likeContains(query),
+      limit,
+      sample: SUGGEST_LIMITS.matches,
+    };
+    const cols = [...pairs];
+    cols.forEach(([, h], i) => (params[`h${i}`] = h));
+    const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
+    const any = cols.map(([c]) => `${ident(c)} ILIKE {t:String}`).join(' OR ');
+    const rs = await this.t.client.query({
+      query: `SELECT p.1 AS column, p.2 AS value FROM (
+                SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
+                WHERE file_id IN {fileIds:Array(String)} AND (${any})
+                LIMIT {sample:UInt64})
+              WHERE value ILIKE {t:String}
+              GROUP BY column, value ORDER BY count() DESC, value LIMIT {limit:UInt64}`,
+      query_params: params,
+      format: 'JSONEachRow',
+      clickhouse_settings: SUGGEST_SETTINGS,
+    });
+    return rs.json<{ column: string; value: string }>();
+  }
+}

@@ -1,0 +1,94 @@
+/** The shapes of the searchable rows: what is loaded, asked and answered, and the table they live in. */
+import { createHash } from 'node:crypto';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { FileRow } from '../files.repository.ts';
+
+/** The `rows` table of one database, and the client that reaches it. */
+export interface RowsTable {
+  client: ClickHouseClient;
+  db: string;
+  /** `` `db`.rows ``, quoted for SQL. */
+  table: string;
+}
+
+/**
+ * Guard on physical columns in `rows`: past this many, new headers overflow into the `extra`
+ * Map(String, String) column (still searchable, only slower). ClickHouse copes with thousands of
+ * columns, but every column costs files per part and memory per insert.
+ */
+export const MAX_PHYSICAL_COLUMNS = 1500;
+
+/** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
+export const RAGGED_MARKER = '\u0000sift:ragged';
+
+/** Deterministic physical column for a (trimmed) header name: `c_` + 16 hex digits of its SHA-256. */
+export function physicalColumnName(header: string): string {
+  return `c_${createHash('sha256').update(header, 'utf8').digest('hex').slice(0, 16)}`;
+}
+
+/** One sheet's rows to insert: `rows[i][j]` is the cell under `headers[j]`. */
+export interface RowBatch {
+  fileId: string;
+  sheet: string;
+  headers: string[];
+  /** Header → physical column ('' = overflow), from {@link RowsRepository.ensureColumns}. */
+  columnMap: Record<string, string>;
+  /** 1-based row number (within the sheet) of the first row of `rows`. */
+  firstRowNumber: number;
+  rows: string[][];
+}
+
+/** One distinct author contact (see RowsRepository.contacts). */
+export interface Contact {
+  /** Trimmed and lower-cased. */
+  email: string;
+  /** The names paired with the email, sorted; empty when it matched no author. */
+  names: string[];
+  /** Ids of the AUTHOR files holding it, sorted. */
+  fileIds: string[];
+}
+
+/** What to search: the files (their column maps say where each header lives) and the criteria. */
+export interface RowQuery {
+  files: FileRow[];
+  /** Header → case-insensitive substring; every entry must match (AND). Already trimmed, non-empty. */
+  criteria: Record<string, string>;
+  /** Only rows of these sheets (when given and non-empty). */
+  sheets?: string[] | undefined;
+  /** Only these headers in the answer (when given); otherwise all columns of each file. */
+  headers?: string[] | undefined;
+}
+
+/** A matching row with its cells keyed by header name. */
+export interface RowHit {
+  fileId: string;
+  sheet: string;
+  rowNumber: number;
+  cells: Record<string, string>;
+}
+
+/** A CSV body for RowsRepository.loadCsvFile. */
+export interface CsvFileLoad {
+  fileId: string;
+  sheet: string;
+  path: string;
+  delimiter: string;
+  columns: string[];
+  firstRowNumber: number;
+  /** Lines at the start of the file that are not rows (blank lines and the header row). */
+  skipLines?: number;
+  /**
+   * How the records of a tab-delimited file end (default `\n`). The engine reads tab-delimited
+   * text as `CustomSeparated` with CSV quoting (its CSV reader refuses a tab delimiter), which
+   * needs the record end exactly; comma and semicolon files take either.
+   */
+  recordEnd?: '\n' | '\r\n';
+  /**
+   * Also read one field past `columns` and, where a row has something there, record it under
+   * RAGGED_MARKER in `extra` (see countRagged): the rows must then be loaded again, wider.
+   */
+  detectRagged?: boolean;
+}
+
+/** A position in the sort key (file, sheet, row number) of `rows`. */
+export type RowKey = [fileId: string, sheet: string, rowNumber: number];

@@ -1,0 +1,50 @@
+/** The ingest worker's configuration, parsed once from the environment (see `@sift/shared/env`). */
+import path from 'node:path';
+import { parseEnv, serviceEnvSchema, type ServiceEnv } from '@sift/shared/env';
+import type { CsvLoader } from './pipeline/types.ts';
+
+/** What an ingest worker needs to run, wherever it runs (all-in-one process or stand-alone). */
+export interface WorkerConfig {
+  /** Absolute; originals are read from `blobs/` under it, scratch files go to `tmp/`. */
+  dataDir: string;
+  /** ClickHouse server's HTTP endpoint; unset → embedded chDB under `dataDir/clickhouse`. */
+  clickhouseUrl: string | undefined;
+  clickhouseUser: string;
+  clickhousePassword: string;
+  clickhouseDatabase: string;
+  redisUrl: string;
+  /** Key prefix of the BullMQ queues and upload tracking in Redis. */
+  queuePrefix: string;
+  /** Ingest job lock, in ms: a job whose worker died is picked up again after this long. */
+  ingestLockMs: number;
+  /** Pieces the embedded engine loads a CSV body in, in bytes (progress granularity). */
+  csvChunkBytes: number;
+  /** Who parses CSV (see IngestDeps.csvLoader); `engine` unless a test needs another path. */
+  csvLoader: CsvLoader;
+}
+
+/** Defaults of the settings that are not read from the environment. */
+export const WORKER_DEFAULTS = {
+  queuePrefix: 'sift',
+  ingestLockMs: 30_000,
+  csvChunkBytes: 32 * 1024 * 1024,
+  csvLoader: 'engine',
+} as const satisfies Partial<WorkerConfig>;
+
+/** Parses `env` (default `process.env`); throws an Error naming every bad variable. */
+export function loadWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
+  return workerConfigOf(parseEnv(serviceEnvSchema, env));
+}
+
+/** The worker's settings from variables already parsed (the all-in-one process parses them with its own). */
+export function workerConfigOf(e: ServiceEnv): WorkerConfig {
+  return {
+    ...WORKER_DEFAULTS,
+    dataDir: path.resolve(e.DATA_DIR),
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseUser: e.CLICKHOUSE_USER,
+    clickhousePassword: e.CLICKHOUSE_PASSWORD,
+    clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    redisUrl: e.REDIS_URL,
+  };
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { authorHeaders, hasAuthorColumns, pairEmails, splitAuthorRow } from './author-rows.ts';
+
+describe('pairEmails', () => {
+  it('pairs by name when there are fewer emails than authors', () => {
+    const { byAuthor, unpaired } = pairEmails(
+      ['Combs, K', 'Moyer, A', 'Bihl, TJ', 'Smith, J'],
+      ['Combs, Kara', 'Moyer, Adam', 'Bihl, Trevor J.', 'Smith, John'],
+      ['trevor.bihl.2@us.af.mil', 'moyera@ohio.edu'],
+    );
+    expect(byAuthor).toEqual(['', 'moyera@ohio.edu', 'trevor.bihl.2@us.af.mil', '']);
+    expect(unpaired).toEqual([]);
+  });
+
+  it('uses first names from Author Full Names when the address has no surname', () => {
+    const { byAuthor } = pairEmails(['Rao, K', 'Lee, M'], ['Rao, Krishna', 'Lee, Min'], ['krishna@uni.edu']);
+    expect(byAuthor).toEqual(['krishna@uni.edu', '']);
+  });
+
+  it('tells apart two authors with the same surname by their given names', () => {
+    const { byAuthor } = pairEmails(
+      ['Kim, DS', 'Kim, JH'],
+      ['Kim, Dong Su', 'Kim, Ji Hoon'],
+      ['jihoon.kim@snu.ac.kr', 'dskim@kaist.ac.kr'],
+    );
+    expect(byAuthor).toEqual(['dskim@kaist.ac.kr', 'jihoon.kim@snu.ac.kr']);
+  });
+
+  it('counts a two-letter surname only at either end of the address', () => {
+    const { byAuthor } = pairEmails(
+      ['Liao, WJ', 'Lu, XZ', 'Li, Q'],
+      ['', '', ''],
+      ['luxz@x.cn', 'alice.q@x.cn'],
+    );
+    expect(byAuthor).toEqual(['', 'luxz@x.cn', '']);
+  });
+
+  it('recognises truncated surnames, given-name prefixes and initials-only addresses (fixture records)', () => {
+    const authors = ['Ardichvili, A', 'Dirani, K', 'Jabarkhail, S'];
+    const full = ['Ardichvili, Alexandre', 'Dirani, Khalil', 'Jabarkhail, Sami'];
+    expect(pairEmails(authors, full, ['ardic001@umn.edu']).byAuthor).toEqual(['ardic001@umn.edu', '', '']);
+    expect(
+      pairEmails(['Yorks, L', 'Jester, MY'], ['Yorks, Lyle', 'Jester, Michellana Y.'], ['ly84@columbia.edu'])
+        .byAuthor,
+    ).toEqual(['ly84@columbia.edu', '']);
+    expect(
+      pairEmails(
+        ['Ege, DN', 'Ovrebo, HH'],
+        ['Ege, Daniel Nygard', 'Ovrebo, Henrik H.'],
+        ['danieneg@stud.ntnu.no'],
+      ).byAuthor,
+    ).toEqual(['danieneg@stud.ntnu.no', '']);
+  });
+
+  it('leaves an address that fits two authors equally to position, or unpaired', () => {
+    const twoKims = pairEmails(['Kim, JS', 'Kim, M', 'Baek, TH'], [], ['kim@x.kr']);
+    expect(twoKims.byAuthor).toEqual(['', '', '']);
+    expect(twoKims.unpaired).toEqual(['kim@x.kr']);
+  });
+
+  it('pairs by position when the counts agree and no name contradicts it', () => {
+    const { byAuthor } = pairEmails(['Spinellis, D'], ['Spinellis, Diomidis'], ['dds@aueb.gr']);
+    expect(byAuthor).toEqual(['dds@aueb.gr']);
+  });
+
+  it('does not pair by position when a name match contradicts the order, and keeps the leftover email', () => {
+    const { byAuthor, unpaired } = pairEmails(
+      ['Alpha, A', 'Beta, B'],
+      ['Alpha, Anna', 'Beta, Bob'],
+      ['beta@x.org', 'zz9@x.org'],
+    );
+    expect(byAuthor).toEqual(['', 'beta@x.org']);
+    expect(unpaired).toEqual(['zz9@x.org']);
+  });
+
+  it('matches accented surnames against plain addresses', () => {
+    const { byAuthor } = pairEmails(
+      ['Müller, J', 'Ng, A'],
+      ['Müller, Jürgen', 'Ng, Andrew'],
+      ['juergen.mueller@x.de'],
+    );
+    // "mueller" does not contain "muller": the given name decides.
+    expect(byAuthor[0]).toBe('');
+    const plain = pairEmails(['Müller, J', 'Ng, A'], ['Müller, Jürgen', 'Ng, Andrew'], ['jmuller@x.de']);
+    expect(plain.byAuthor).toEqual(['jmuller@x.de', '']);
+  });
+});
+
+describe('splitAuthorRow', () => {
+  const headers = ['Authors', 'Author Full Names', 'Article Title', 'Email Addresses'];
+
+  it('gives one row per author with its email and the record’s other cells', () => {
+    const rows = splitAuthorRow(headers, [
+      'Feuerriegel, S; Hartmann, J',
+      'Feuerriegel, Stefan; Hartmann, Jochen',
+      'Generative AI',
+      'jochen.hartmann@tum.de; feuerriegel@lmu.de',
+    ]);
+    expect(rows).toEqual([
+      ['Feuerriegel, S', 'Feuerriegel, Stefan', 'Generative AI', 'feuerriegel@lmu.de', 'name'],
+      ['Hartmann, J', 'Hartmann, Jochen', 'Generative AI', 'jochen.hartmann@tum.de', 'name'],
+    ]);
+  });
+
+  it('keeps an email that belongs to no author in a row of its own', () => {
+    const rows = splitAuthorRow(headers, [
+      'Euchner, J',
+      'Euchner, Jim',
+      'T',
+      'editor@journal.org; other@x.org',
+    ]);
+    expect(rows.map((r) => [r[0], r[3], r[4]])).toEqual([
+      ['Euchner, J', '', ''],
+      ['', 'editor@journal.org', 'unmatched'],
+      ['', 'other@x.org', 'unmatched'],
+    ]);
+  });
+
+  it('says when a pair was made by position', () => {
+    const rows = splitAuthorRow(headers, ['Spinellis, D', 'Spinellis, Diomidis', 'T', 'dds@aueb.gr']);
+    expect(rows).toEqual([['Spinellis, D', 'Spinellis, Diomidis', 'T', 'dds@aueb.gr', 'position']]);
+  });
+
+  it('adds the Email Match column without clashing with a source column of that name', () => {
+    expect(authorHeaders(['Authors', 'Email Match'])).toEqual(['Authors', 'Email Match', 'Email Match (2)']);
+  });
+
+  it('gives nothing for a record with neither authors nor emails', () => {
+    expect(splitAuthorRow(headers, ['', '', 'T', ''])).toEqual([]);
+  });
+
+  it('needs both Authors and Email Addresses columns', () => {
+    expect(hasAuthorColumns(headers)).toBe(true);
+    expect(hasAuthorColumns(['Authors', 'Title'])).toBe(false);
+  });
+});

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import type { FileRow, Storage } from '@sift/clickhouse';
+import { authorFileId } from '@sift/shared/author-files';
+import type { IngestFilePayload } from '@sift/shared/jobs';
+import { InvalidFileError, validateSpreadsheet } from '@sift/spreadsheet';
+import { loadCsvWithEngine } from './csv-engine-loader.ts';
+import { loadWithParsers } from './parser-loader.ts';
+import { INGEST_STAGES, type IngestDeps, type LoadContext, type ProgressReporter } from './types.ts';
+
+/**
+ * Ingests one uploaded file: validate → parse (streaming) → load (batched inserts) → derive the
+ * AUTHOR file → finalize. Idempotent: rows of an earlier attempt are removed first. On success the
+ * file record is PROCESSED with its counts; a file the user must fix throws InvalidFileError (the
+ * caller marks it FAILED), anything else is thrown for a retry. Returns the records written.
+ */
+export async function ingestFile(
+  deps: IngestDeps,
+  payload: IngestFilePayload,
+  report: ProgressReporter = () => {},
+): Promise<FileRow[]> {
+  const { storage } = deps;
+  const file = await storage.files.get(payload.fileId, payload.ownerId);
+  if (!file) return []; // deleted before we got to it: nothing to do
+  const derivedId = authorFileId(file.id);
+  const filePath = path.join(deps.blobDir, payload.storedName);
+  const progress = (stage: number, stageProgress: number) =>
+    report({
+      stage,
+      totalStages: INGEST_STAGES.length,
+      stageProgress,
+      stageDescription: INGEST_STAGES[stage - 1]!,
+    });
+
+  await progress(1, 0);
+  const format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
+  await storage.removeFileData([file.id, derivedId]);
+  await progress(2, 0);
+  const load: LoadContext = {
+    storage,
+    filePath,
+    originalName: payload.originalFilename,
+    fileId: file.id,
+    derivedId,
+    tmpDir: deps.tmpDir ?? path.join(deps.blobDir, '..', 'tmp'),
+    csvChunkBytes: deps.csvChunkBytes,
+    csvLoader: deps.csvLoader,
+    progress: async (p) => {
+      await progress(2, p);
+    },
+  };
+  const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') !== 'javascript';
+  const { general, authors } = await storage.purgingMemory(
+    async () => (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format)),
+  );
+  if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
+
+  await progress(3, 0);
+  // Deleted while we worked: leave nothing behind.
+  if (!(await storage.files.get(file.id, file.ownerId))) {
+    await storage.removeFileData([file.id, derivedId]);
+    return [];
+  }
+  const written: FileRow[] = [];
+  if (authors.sheetNames.length) {
+    const authorFile: FileRow = {
+      ...file,
+      id: derivedId,
+      filename: '',
+      fileType: 'AUTHOR',
+      status: 'PROCESSED',
+      errorMessage: '',
+      totalRows: authors.totalRows,
+      totalColumns: authors.columnNames.length,
+      columnNames: authors.columnNames,
+      sheetNames: authors.sheetNames,
+      columnMap: authors.columnMap,
+      sourceFileId: file.id,
+      sizeBytes: 0,
+    };
+    await storage.files.save(authorFile);
+    written.push(authorFile);
+  }
+  const done: FileRow = {
+    ...file,
+    status: 'PROCESSED',
+    errorMessage: '',
+    totalRows: general.totalRows,
+    totalColumns: general.columnNames.length,
+    columnNames: general.columnNames,
+    sheetNames: general.sheetNames,
+    columnMap: general.columnMap,
+  };
+  await storage.files.save(done);
+  written.push(done);
+  await progress(3, 100);
+  return written;
+}
+
+/** Marks a file FAILED with a message the user can act on, leaving none of its rows searchable. */
+export async function failFile(storage: Storage, payload: IngestFilePayload, message: string): Promise<void> {
+  await storage.removeFileData([payload.fileId, authorFileId(payload.fileId)]);
+  const file = await storage.files.get(payload.fileId, payload.ownerId);
+  if (file) await storage.files.save({ ...file, status: 'FAILED', errorMessage: message });
+}

@@ -1,0 +1,79 @@
+import { stat } from 'node:fs/promises';
+import {
+  readSpreadsheet,
+  trimRow,
+  uniqueHeaders,
+  widenHeaders,
+  type ReadProgress,
+  type SpreadsheetFormat,
+} from '@sift/spreadsheet';
+import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './author-rows.ts';
+import { RowBatchLoader } from './row-batch-loader.ts';
+import { withBatchDir } from './scratch.ts';
+import { PROGRESS_INTERVAL_MS, type LoadContext, type LoadedFiles } from './types.ts';
+
+/**
+ * Loads every sheet by parsing in JavaScript (xlsx streaming, legacy xls, or CSV when the engine
+ * cannot read the file itself): header row = first non-empty row, ragged rows widen the sheet,
+ * author rows derived on the way. Progress by bytes read.
+ */
+export async function loadWithParsers(ctx: LoadContext, format: SpreadsheetFormat): Promise<LoadedFiles> {
+  return withBatchDir(ctx, (dir) => loadRows(ctx, format, dir));
+}
+
+async function loadRows(
+  ctx: LoadContext,
+  format: SpreadsheetFormat,
+  batchDir?: string,
+): Promise<LoadedFiles> {
+  const general = new RowBatchLoader(ctx.storage, ctx.fileId, batchDir);
+  const authors = new RowBatchLoader(ctx.storage, ctx.derivedId, batchDir);
+  let sheet: string | null = null;
+  let headerSeen = false;
+  let authorSheet = false;
+  const read: ReadProgress = { bytesRead: 0 };
+  const size = Math.max(1, (await stat(ctx.filePath)).size);
+  let lastReport = Date.now();
+  let seen = 0;
+  try {
+    for await (const row of readSpreadsheet(ctx.filePath, ctx.originalName, read, format)) {
+      // Report by bytes read, at most every PROGRESS_INTERVAL_MS (checked every 256 rows).
+      if ((++seen & 255) === 0 && Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
+        lastReport = Date.now();
+        await ctx.progress(Math.min(99, Math.floor((read.bytesRead / size) * 100)));
+      }
+      if (row.sheet !== sheet) {
+        sheet = row.sheet;
+        headerSeen = false;
+      }
+      const cells = trimRow(row.cells);
+      if (!cells.some((c) => c.trim())) continue; // blank rows carry nothing
+      if (!headerSeen) {
+        headerSeen = true;
+        const headers = uniqueHeaders(cells);
+        await general.startSheet(sheet, headers);
+        authorSheet = hasAuthorColumns(headers);
+        if (authorSheet) await authors.startSheet(sheet, authorHeaders(headers));
+        continue;
+      }
+      if (cells.length > general.headers.length) {
+        await general.setHeaders(widenHeaders(general.headers, cells.length));
+        if (authorSheet) await authors.setHeaders(authorHeaders(general.headers));
+      }
+      await general.add(row.rowNumber, cells);
+      if (authorSheet) {
+        for (const authorRow of splitAuthorRow(general.headers, cells)) {
+          await authors.add(authors.totalRows + 1, authorRow);
+        }
+      }
+    }
+    await ctx.progress(100);
+    await general.finish();
+    await authors.finish();
+  } catch (e) {
+    // No insert may land after the caller's clean-up.
+    await Promise.all([general.settle(), authors.settle()]);
+    throw e;
+  }
+  return { general, authors };
+}

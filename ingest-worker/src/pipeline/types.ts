@@ -1,0 +1,52 @@
+/** The shapes the ingest pipeline's stages pass each other: its dependencies, contexts and results. */
+import type { Storage } from '@sift/clickhouse';
+import type { IngestProgress } from '@sift/shared/jobs';
+import type { RowBatchLoader } from './row-batch-loader.ts';
+
+export const INGEST_STAGES = ['Validating file', 'Reading and loading rows', 'Finalizing'] as const;
+/** Least time between two progress reports while rows are loaded, in ms. */
+export const PROGRESS_INTERVAL_MS = 500;
+
+export interface IngestDeps {
+  storage: Storage;
+  /** Directory holding stored originals (`DATA_DIR/blobs`). */
+  blobDir: string;
+  /** Scratch directory (default `DATA_DIR/tmp`, beside blobDir). */
+  tmpDir?: string;
+  /**
+   * Who parses CSV: `engine` lets embedded ClickHouse read the body (default when embedded; ~20×
+   * faster), reading the stored file in place when it is UTF-8, else in transcoded chunks;
+   * `engine-chunked` always goes through chunks (progress by chunk); `javascript` uses fast-csv.
+   * Against a ClickHouse server it is always `javascript`.
+   */
+  csvLoader?: CsvLoader;
+  /** Size of the pieces the engine loads a CSV body in, in bytes (default CSV_CHUNK_BYTES). */
+  csvChunkBytes?: number;
+}
+
+export type CsvLoader = 'engine' | 'engine-chunked' | 'javascript';
+
+export type ProgressReporter = (progress: IngestProgress) => Promise<void> | void;
+
+/** What a loader needs: where the file is, whose rows it loads, and where to report stage progress. */
+export interface LoadContext {
+  storage: Storage;
+  filePath: string;
+  originalName: string;
+  fileId: string;
+  /** Id of the AUTHOR file derived from this one. */
+  derivedId: string;
+  /** Scratch directory for intermediate files. */
+  tmpDir: string;
+  /** CSV chunk size for the engine loader, in bytes. */
+  csvChunkBytes?: number | undefined;
+  csvLoader?: CsvLoader | undefined;
+  /** Stage progress, 0–100. */
+  progress: (stageProgress: number) => Promise<void>;
+}
+
+/** The GENERAL file's rows and, when it has author columns, its AUTHOR file's rows, loaded. */
+export interface LoadedFiles {
+  general: RowBatchLoader;
+  authors: RowBatchLoader;
+}

@@ -1,0 +1,75 @@
+/**
+ * The ingest worker's one composition root, used by the all-in-one process (`startSift`) and the
+ * stand-alone worker (`main.ts`) alike: storage, upload tracking and the BullMQ worker wired from
+ * one WorkerConfig, so neither can start a worker that lacks a part.
+ */
+import path from 'node:path';
+import type { Worker } from 'bullmq';
+import { openStorage, type Storage } from '@sift/clickhouse';
+import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
+import type { WorkerConfig } from './config.ts';
+import { disablePretenuring } from './pretenuring.ts';
+import { startIngestWorker } from './worker.ts';
+
+export interface IngestRuntime {
+  worker: Worker;
+  storage: Storage;
+  tracker: UploadTracker;
+  /** Drains the worker, then closes the connections this runtime opened (not a storage it was given). */
+  close(): Promise<void>;
+}
+
+export interface IngestRuntimeOptions {
+  config: WorkerConfig;
+  /** A storage the process has open already (the all-in-one process shares its own); else opened from `config`. */
+  storage?: Storage;
+  /** Where to log failures (default: standard error). */
+  log?: (message: string, detail?: unknown) => void;
+}
+
+/** Opens the ClickHouse `config` names (embedded chDB under `dataDir` when no URL is set), migrated. */
+export function openConfiguredStorage(config: WorkerConfig): Promise<Storage> {
+  return openStorage({
+    url: config.clickhouseUrl,
+    user: config.clickhouseUser,
+    password: config.clickhousePassword,
+    database: config.clickhouseDatabase,
+    dataDir: config.dataDir,
+  });
+}
+
+/**
+ * Starts an ingest worker: opens the storage (unless given), a Redis connection for upload tracking
+ * that fails fast (tracking is for display; the queue's own connections wait and reconnect), and
+ * the worker of the ingest queue. Rejects when ClickHouse cannot be opened.
+ */
+export async function startIngestRuntime(options: IngestRuntimeOptions): Promise<IngestRuntime> {
+  const { config } = options;
+  const log = options.log ?? ((m: string, d?: unknown) => console.error(`[sift worker] ${m}`, d ?? ''));
+  disablePretenuring();
+  const storage = options.storage ?? (await openConfiguredStorage(config));
+  const tracking = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
+  const tracker = new UploadTracker(tracking, config.queuePrefix);
+  const worker = startIngestWorker({
+    storage,
+    blobDir: path.join(config.dataDir, 'blobs'),
+    tmpDir: path.join(config.dataDir, 'tmp'),
+    connection: { url: config.redisUrl },
+    prefix: config.queuePrefix,
+    tracker,
+    log,
+    lockDurationMs: config.ingestLockMs,
+    csvChunkBytes: config.csvChunkBytes,
+    csvLoader: config.csvLoader,
+  });
+  return {
+    worker,
+    storage,
+    tracker,
+    async close() {
+      await worker.close();
+      tracking.disconnect();
+      if (!options.storage) await storage.close();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * AUTHOR files (the spec's 'author files'): a GENERAL file whose sheet has both an `Authors` and an
+ * `Email Addresses` column also yields an AUTHOR file holding one author and their email per row.
+ * The column names and the AUTHOR file's id are shared by the ingest worker (which writes it) and
+ * the api (which deletes it with its source and exports its columns).
+ */
+import { createHash } from 'node:crypto';
+
+export const AUTHORS_HEADER = 'Authors';
+export const EMAILS_HEADER = 'Email Addresses';
+export const FULL_NAMES_HEADER = 'Author Full Names';
+/** Column added to AUTHOR files saying how each pair was made, so a user can judge it. */
+export const EMAIL_MATCH_HEADER = 'Email Match';
+
+/**
+ * The id of the AUTHOR file of a GENERAL file: deterministic (a UUID-shaped SHA-256 of the source
+ * id), so a retried ingest replaces it instead of adding a second one.
+ */
+export function authorFileId(sourceFileId: string): string {
+  const h = createHash('sha256').update(`author:${sourceFileId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -1,0 +1,182 @@
+/** Search (spec sections 3, 5 and 9): criteria, result pages, suggestions and saved searches. */
+import { z } from 'zod';
+import { FILE_TYPES, type FileType } from './files.ts';
+
+/**
+ * Column name → search text. Validated by hand rather than with `z.record`, which would turn a
+ * column named `__proto__` into the object's prototype and silently drop that criterion; the result
+ * has no prototype, so any header name is an ordinary key.
+ */
+const criteriaSchema = z
+  .custom<Record<string, string>>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      Object.values(v).every((t) => typeof t === 'string'),
+    'searchCriteria must map column names to search text.',
+  )
+  .default({})
+  .transform((criteria) => {
+    // Spec section 5: search text is trimmed and empty entries removed; column names are trimmed.
+    const out = Object.create(null) as Record<string, string>;
+    for (const [column, text] of Object.entries(criteria)) {
+      const name = column.trim();
+      const term = text.trim();
+      if (name && term) out[name] = term;
+    }
+    return out;
+  });
+
+/** Maximum rows a search page may ask for. */
+export const MAX_PAGE_SIZE = 1000;
+/** Maximum file ids in fileIds or excludedFileIds (spec section 5). */
+export const MAX_FILE_FILTER = 25;
+
+/** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
+export const searchRequestSchema = z.object({
+  fileIds: z
+    .array(z.string())
+    .max(MAX_FILE_FILTER, 'Maximum of 25 files can be selected at once. Please deselect some files first.')
+    .optional(),
+  excludedFileIds: z
+    .array(z.string())
+    .max(
+      MAX_FILE_FILTER,
+      'Maximum of 25 files can be excluded at once. Please remove some files from exclusion first.',
+    )
+    .optional(),
+  sheetNames: z.array(z.string()).optional(),
+  searchCriteria: criteriaSchema,
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+});
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+export type ParsedSearchRequest = z.output<typeof searchRequestSchema>;
+
+/**
+ * Reserved keys carried by every result row beside the column values. Header names equal to one of
+ * these are renamed at ingest (`__fileName (2)`), so they never collide.
+ */
+export const ROW_META = {
+  fileId: '__fileId',
+  fileName: '__fileName',
+  sheet: '__sheet',
+  rowNumber: '__rowNumber',
+} as const;
+
+/** A result row: column name → cell text, plus the ROW_META keys. */
+export type ResultRow = Record<string, string | number>;
+
+/** `POST /api/file/search` and `POST /api/file/preprocessed/search` answer. */
+export interface SearchResponse {
+  data: ResultRow[];
+  totalRecords: number;
+  totalPages: number;
+  page: number;
+  size: number;
+  /** Column names of the searched files, in order (the union over files). */
+  columns: string[];
+  /** false: the search engine is unavailable; `message` says why. */
+  searchAvailable: boolean;
+  message: string | null;
+}
+
+/** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */
+export const preprocessedSearchRequestSchema = z.object({
+  searchCriteria: criteriaSchema,
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+});
+export type PreprocessedSearchRequest = z.input<typeof preprocessedSearchRequestSchema>;
+
+/** A list of file ids in a query string (`a,b,c`) or a JSON body (array). */
+const idListSchema = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(z.string()).max(10_000).optional(),
+);
+
+/**
+ * `POST /api/file/columns/for-files` (`fileIds`) and `POST /api/file/columns/excluding`
+ * (`excludedFileIds`) bodies; `GET /api/file/columns` takes none. The answer is `string[]`: the
+ * distinct column names of the caller's PROCESSED GENERAL files so chosen, first seen first.
+ */
+export const columnsRequestSchema = searchRequestSchema.pick({ fileIds: true, excludedFileIds: true });
+
+/** Default and largest number of suggestions (spec section 9: 10, 5 for multi-column). */
+export const SUGGESTION_LIMIT = 10;
+export const MULTI_COLUMN_SUGGESTION_LIMIT = 5;
+export const MAX_SUGGESTION_LIMIT = 50;
+
+/**
+ * Suggestions for one column: `GET /api/file/autocomplete/{regular|authors}/{columnName}` with query
+ * parameters `query`, `limit`, `fileIds` (comma-joined), or `POST` with this as a JSON body (the
+ * web app posts when it has more than 50 file ids, or any excluded ids). The answer is `string[]`:
+ * distinct values containing `query` (case-insensitive; any value when empty), most frequent
+ * first. Regular suggestions come from GENERAL files, authors suggestions from AUTHOR files.
+ */
+export const autocompleteRequestSchema = z.object({
+  query: z.string().trim().max(500).default(''),
+  limit: z.coerce.number().int().min(1).max(MAX_SUGGESTION_LIMIT).default(SUGGESTION_LIMIT),
+  fileIds: idListSchema,
+  excludedFileIds: idListSchema,
+});
+export type AutocompleteRequest = z.input<typeof autocompleteRequestSchema>;
+
+/**
+ * `GET /api/file/autocomplete/columns?columnNames=A,B&query=&limit=`: suggestions for several
+ * columns at once (limit default 5 each). Answer: `ColumnSuggestions`, column name → values.
+ */
+export const multiColumnAutocompleteSchema = autocompleteRequestSchema.extend({
+  columnNames: idListSchema,
+  limit: z.coerce.number().int().min(1).max(MAX_SUGGESTION_LIMIT).default(MULTI_COLUMN_SUGGESTION_LIMIT),
+});
+export type ColumnSuggestions = Record<string, string[]>;
+
+/**
+ * `GET /api/file/autocomplete/search?query=&limit=`: values in any column of the caller's GENERAL
+ * files containing `query`, most frequent first, each with its column.
+ */
+export interface ValueSuggestion {
+  column: string;
+  value: string;
+}
+
+/** `GET /api/file/files/autocomplete?query=&limit=`: the caller's files whose name contains `query`, newest first. */
+export interface FileSuggestion {
+  id: string;
+  originalFilename: string;
+  fileType: FileType;
+}
+
+/**
+ * `POST /api/file/queries` body: a search to keep under a name (answer 201 `SavedQuery`).
+ * `GET /api/file/queries` lists them newest first; `DELETE /api/file/queries/{id}` removes one (204).
+ */
+export const saveQueryRequestSchema = searchRequestSchema.omit({ page: true, size: true }).extend({
+  name: z.string().trim().min(1, 'Please give the search a name').max(200),
+  fileType: z.enum(FILE_TYPES).default('GENERAL'),
+});
+export type SaveQueryRequest = z.input<typeof saveQueryRequestSchema>;
+
+/** A saved search: its name, the search it repeats, and when it was saved. */
+export interface SavedQuery {
+  id: string;
+  name: string;
+  fileType: FileType;
+  searchCriteria: Record<string, string>;
+  fileIds?: string[];
+  excludedFileIds?: string[];
+  sheetNames?: string[];
+  startDate?: string;
+  endDate?: string;
+  createdAt: string;
+}

@@ -1,0 +1,39 @@
+/**
+ * The environment variables every Sift process reads (the all-in-one server, API processes and
+ * stand-alone ingest workers), parsed with zod. The names are a contract (README, configuration).
+ */
+import { z } from 'zod';
+
+/** An optional URL; an empty string counts as unset. */
+export const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+
+/** Storage, queue and ingest settings shared by the API and the ingest worker. */
+export const serviceEnvSchema = z.object({
+  DATA_DIR: z.string().min(1).default('./data'),
+  CLICKHOUSE_URL: optionalUrl,
+  CLICKHOUSE_USER: z.string().default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
+    .default('sift'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+});
+
+export type ServiceEnv = z.output<typeof serviceEnvSchema>;
+
+/**
+ * Parses `env` with `schema`; throws one Error naming every bad variable and why
+ * (`Invalid configuration: PORT: …; REDIS_URL: …`).
+ */
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,53 @@
+/**
+ * The ingest queue's contract, declared once: queue name, job names, payload schemas and retry
+ * defaults. The api imports it through `@sift/shared/jobs` to enqueue; the worker to process.
+ * Payloads carry ids and paths, never file bytes or secrets.
+ */
+import { z } from 'zod';
+
+export const INGEST_QUEUE = 'ingest';
+
+export const ingestFilePayloadSchema = z.object({
+  /** The file record to fill (status PROCESSING when enqueued). */
+  fileId: z.string().min(1),
+  ownerId: z.string().min(1),
+  /** Generated storage name under `DATA_DIR/blobs` (never a user-supplied path). */
+  storedName: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  /** The name the user uploaded, for messages and the CSV sheet name. */
+  originalFilename: z.string(),
+  /** The upload session tracking this file's progress, if any. */
+  sessionId: z.string().optional(),
+  /**
+   * The format the api found when it validated the upload, so the worker does not validate it
+   * again; absent (a re-ingest of a stored original, an empty upload), the worker validates.
+   */
+  format: z.enum(['csv', 'xlsx', 'xls']).optional(),
+});
+export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
+
+/** Every job the ingest queue carries, as a discriminated union on `name`. */
+export type IngestJob = { name: 'ingest-file'; data: IngestFilePayload };
+export type IngestJobName = IngestJob['name'];
+
+export const INGEST_JOB_SCHEMAS: {
+  [K in IngestJobName]: z.ZodType<Extract<IngestJob, { name: K }>['data']>;
+} = {
+  'ingest-file': ingestFilePayloadSchema,
+};
+
+/** Retry defaults for every ingest job: 3 attempts, exponential backoff from 2 s. */
+export const INGEST_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/** Progress a job reports with `job.updateProgress` (stage n of m, percent within the stage). */
+export interface IngestProgress {
+  stage: number;
+  totalStages: number;
+  /** 0–100 within the stage. */
+  stageProgress: number;
+  stageDescription: string;
+}

@@ -1,0 +1,16 @@
+/**
+ * `@sift/spreadsheet`: reading uploaded spreadsheets (CSV, xlsx, legacy xls) as rows of text cells,
+ * and the validation of an upload (format from its content, zip and XML safety scan). Used by the
+ * api to refuse a bad upload at once and by the ingest worker to read rows.
+ */
+export { InvalidFileError, type InvalidFileKind } from './errors.ts';
+export { validateSpreadsheet } from './validate.ts';
+export { scanXlsx, ZIP_LIMITS } from './zip-scan.ts';
+export { detectFormat, type SpreadsheetFormat } from './format.ts';
+export { uniqueHeaders, widenHeaders, RESERVED_HEADERS } from './headers.ts';
+export { cellText, trimRow } from './cell-text.ts';
+export { readSpreadsheet } from './read.ts';
+export { countingReadStream } from './counting-stream.ts';
+export { decoder, detectDelimiter, readCsv, sniff, type Encoding } from './csv.ts';
+export { splitCsv, type CsvChunk, type CsvSplit } from './csv-split.ts';
+export type { ParsedRow, ReadProgress } from './types.ts';

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { readCsv } from './csv.ts';
+import { InvalidFileError } from './errors.ts';
+import type { SpreadsheetFormat } from './format.ts';
+import type { ParsedRow, ReadProgress } from './types.ts';
+import { validateSpreadsheet } from './validate.ts';
+import { readXls } from './xls.ts';
+import { readXlsx } from './xlsx.ts';
+
+/**
+ * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV (one sheet
+ * named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
+ * InvalidFileError with a message the user can act on.
+ */
+export async function* readSpreadsheet(
+  filePath: string,
+  originalName: string,
+  progress: ReadProgress = { bytesRead: 0 },
+  /** The format validateSpreadsheet already found (skips validating again). */
+  validated?: SpreadsheetFormat,
+): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
+  const format = validated ?? (await validateSpreadsheet(filePath, originalName));
+  const source =
+    format === 'csv'
+      ? readCsv(filePath, path.parse(originalName).name || 'Sheet1', progress)
+      : format === 'xlsx'
+        ? readXlsx(filePath, progress)
+        : readXls(filePath, progress);
+  try {
+    yield* source;
+  } catch (e) {
+    if (e instanceof InvalidFileError) throw e;
+    const detail = e instanceof Error ? e.message : String(e);
+    const what = format === 'csv' ? 'a CSV file' : `an Excel workbook (.${format})`;
+    throw new InvalidFileError(
+      `"${originalName}" could not be read as ${what}: ${detail}. Check that it opens in Excel, save it again and re-upload it.`,
+    );
+  }
+  return format;
+}
