@@ -73,6 +73,43 @@ module.exports = {
       '^(clickhouse|spreadsheet|ingest-worker|api)/|^shared/src/(?!contracts/)',
     ),
     never(
+      'web-lib-is-pure',
+      'web/src/lib holds pure helpers: it imports nothing of the app but other helpers.',
+      '^web/src/lib/',
+      '^web/src/(?!lib/)',
+    ),
+    never(
+      'web-hooks-are-generic',
+      'web/src/hooks holds generic React hooks.',
+      '^web/src/hooks/',
+      '^web/src/(?!lib/|hooks/)',
+    ),
+    never(
+      'web-http-is-generic',
+      'web/src/api is the HTTP client and the query keys, below every feature.',
+      '^web/src/api/',
+      '^web/src/(?!lib/|api/)',
+    ),
+    never(
+      'web-components-are-generic',
+      'web/src/components holds UI any screen may use; feature UI lives in its feature.',
+      '^web/src/components/',
+      '^web/src/(?!lib/|hooks/|components/|test/)',
+    ),
+    never(
+      'web-auth-below-features',
+      'Sign-in and the public configuration know nothing of features, layout or pages.',
+      '^web/src/auth/',
+      '^web/src/(features|layout|pages)/',
+    ),
+    never(
+      'web-features-below-screens',
+      'Features never import the layout or pages.',
+      '^web/src/features/',
+      '^web/src/(layout|pages)/',
+    ),
+    never('web-layout-below-pages', 'The layout never imports pages.', '^web/src/layout/', '^web/src/pages/'),
+    never(
       'pipeline-below-worker',
       'Ingest stages do not know the BullMQ worker or the composition root that run them.',
       '^ingest-worker/src/pipeline/',

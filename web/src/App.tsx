@@ -5,7 +5,7 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { isApiError } from './api/client';
-import { HydrationGate } from './components/HydrationGate/HydrationGate';
+import { HydrationGate } from './auth/HydrationGate';
 import { Router } from './Router';
 import { theme } from './theme';
 

@@ -1,9 +1,9 @@
 import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider';
 import { RequireAuth, RequirePermission } from './auth/guards';
-import { ADMIN_PERMISSIONS } from './components/AppHeader/navigation';
-import { MainLayout } from './components/MainLayout/MainLayout';
-import { ProfileGate } from './components/ProfileGate/ProfileGate';
+import { ADMIN_PERMISSIONS } from './layout/AppHeader/navigation';
+import { MainLayout } from './layout/MainLayout/MainLayout';
+import { ProfileGate } from './features/account/components/ProfileGate/ProfileGate';
 import { AdminAccountsPage } from './pages/AdminAccounts.page';
 import { AdminSystemPage } from './pages/AdminSystem.page';
 import { AuthorsPage } from './pages/Authors.page';

@@ -13,7 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { UserManager } from 'oidc-client-ts';
 import type { PublicConfig } from '@sift/shared/contracts';
 import { configureApiClient, errorMessage } from '../api/client';
-import { usePublicConfig } from '../api/hooks';
+import { usePublicConfig } from './publicConfig';
 import { queryKeys } from '../api/queryKeys';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { ServiceUnavailable } from '../components/ServiceUnavailable/ServiceUnavailable';

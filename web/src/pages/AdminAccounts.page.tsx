@@ -1,27 +1,16 @@
 import { useEffect, useState } from 'react';
-import {
-  Avatar,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AdminAccount } from '@sift/shared/contracts';
-import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../api/adminHooks';
+import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../features/admin/api';
+import { AccountsTable } from '../features/admin/components/AccountsTable/AccountsTable';
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { LoadError } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { Pager } from '../components/Pager/Pager';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
-import { initials } from '../lib/format';
 import { notify } from '../lib/notify';
 import { pageCount } from '../lib/paging';
-import { useIdSet } from '../lib/useIdSet';
+import { useIdSet } from '../hooks/useIdSet';
 
 /** Spec section 9: account list page size 10, page from 0, status filter 'all' by default. */
 export const ACCOUNTS_PAGE_SIZE = 10;
@@ -32,8 +21,6 @@ const STATUS_FILTERS = [
   { value: 'inactive', label: 'Inactive Only' },
 ] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
-
-const fullName = (account: AdminAccount) => `${account.firstName ?? ''} ${account.lastName ?? ''}`.trim();
 
 /** /admin: every account, sorted by full name, with activate/deactivate and delete. */
 export function AdminAccountsPage() {
@@ -144,82 +131,7 @@ export function AdminAccountsPage() {
           </Stack>
         </Paper>
       ) : (
-        <Table.ScrollContainer minWidth={820} type="native">
-          <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
-            <Table.Caption>User accounts, sorted by full name</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">User</Table.Th>
-                <Table.Th scope="col">Email</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col">Onboarding</Table.Th>
-                <Table.Th scope="col">
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {content.map((account) => {
-                const name = fullName(account);
-                const working = busy.has(account.id);
-                return (
-                  <Table.Tr key={account.id}>
-                    <Table.Td>
-                      <Group gap="sm" wrap="nowrap">
-                        <Avatar color="blue" radius="xl" size="md" aria-hidden>
-                          {initials(account.firstName, account.lastName)}
-                        </Avatar>
-                        <div>
-                          <Text fw={600} size="sm">
-                            {name || 'Unnamed account'}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            ID: {account.id}
-                          </Text>
-                        </div>
-                      </Group>
-                    </Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{account.email}</Table.Td>
-                    <Table.Td>
-                      <Badge color={account.active ? 'green' : 'red'} variant="light">
-                        {account.active ? 'Active' : 'Inactive'}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={account.onboarded ? 'blue' : 'yellow'} variant="light">
-                        {account.onboarded ? 'Onboarded' : 'Pending'}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color={account.active ? 'orange' : 'green'}
-                          loading={working}
-                          aria-label={`${account.active ? 'Deactivate' : 'Activate'} ${name || account.email}`}
-                          onClick={() => toggle(account)}
-                        >
-                          {account.active ? 'Deactivate' : 'Activate'}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          disabled={working}
-                          aria-label={`Delete ${name || account.email}`}
-                          onClick={() => setConfirming(account)}
-                        >
-                          Delete
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <AccountsTable accounts={content} busy={busy} onToggleActive={toggle} onDelete={setConfirming} />
       )}
 
       {totalElements > ACCOUNTS_PAGE_SIZE && (

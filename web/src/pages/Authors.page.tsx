@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { ColumnSearchSection } from '../components/ColumnSearchSection/ColumnSearchSection';
+import { ColumnSearchSection } from '../features/search/components/ColumnSearchSection/ColumnSearchSection';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
-import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
+import { useColumnSearchScreen } from '../features/search/useColumnSearchScreen';
 
 /** /authors: per-column search over the AUTHOR files (one author and their email per row). */
 export function AuthorsPage() {

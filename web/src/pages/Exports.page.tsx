@@ -7,13 +7,13 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { ExportHistoryEntry } from '@sift/shared/contracts';
-import { downloadExport, useDeleteExport, useExportHistory } from '../api/adminHooks';
+import { downloadExport, useDeleteExport, useExportHistory } from '../features/export/api';
 import { queryPlaceholder } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { formatDate, formatTime, pluralCount } from '../lib/format';
 import { notify } from '../lib/notify';
-import { useDeleteFlow } from '../lib/useDeleteFlow';
-import { useIdSet } from '../lib/useIdSet';
+import { useDeleteFlow } from '../features/files/useDeleteFlow';
+import { useIdSet } from '../hooks/useIdSet';
 
 /** The icon and colour of an export's format (XLSX, CSV or XLS). */
 function FormatIcon({ format }: { format: string }) {

@@ -1,30 +1,18 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import {
-  ActionIcon,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { FileRecord } from '@sift/shared/contracts';
-import { useDeleteFile, useDeleteFiles, useFiles } from '../api/hooks';
+import { useDeleteFile, useDeleteFiles, useFiles } from '../features/files/api';
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { queryPlaceholder } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { Pager } from '../components/Pager/Pager';
-import { FileTypeBadge, StatusBadge } from '../components/StatusBadge/StatusBadge';
-import { formatCount, formatDateTime } from '../lib/format';
 import { notify } from '../lib/notify';
 import { clampPage, FILES_PAGE_SIZE, pageCount, pageSlice } from '../lib/paging';
-import { keepExisting, pageSelection, withIds } from '../lib/selection';
-import { useDeleteFlow } from '../lib/useDeleteFlow';
+import { keepExisting } from '../lib/selection';
+import { FilesTable } from '../features/files/components/FilesTable/FilesTable';
+import { useDeleteFlow } from '../features/files/useDeleteFlow';
 
 const plural = (n: number) => `${n} file(s)`;
 
@@ -49,13 +37,11 @@ export function FilesPage() {
   const totalPages = pageCount(all.length, FILES_PAGE_SIZE);
   const current = clampPage(page, totalPages);
   const pageFiles = pageSlice(all, current, FILES_PAGE_SIZE);
-  const pageIds = pageFiles.map((file) => file.id);
   // Files deleted meanwhile (or by the bulk delete) leave the selection.
   const selected = keepExisting(
     selectedIds,
     all.map((file) => file.id),
   );
-  const onPage = pageSelection(pageIds, selected);
 
   const removeSelected = () => {
     setConfirmBulk(false);
@@ -131,97 +117,18 @@ export function FilesPage() {
           </Stack>
         </Paper>
       ) : (
-        <Table.ScrollContainer minWidth={900} type="native">
-          <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
-            <Table.Caption>Your uploaded files and the author files derived from them</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col" w={40}>
-                  <Checkbox
-                    aria-label="Select all files on this page"
-                    checked={onPage === 'all'}
-                    indeterminate={onPage === 'some'}
-                    onChange={(event) => setSelected(withIds(selected, pageIds, event.currentTarget.checked))}
-                  />
-                </Table.Th>
-                <Table.Th scope="col">Type</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col">File</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Rows
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Columns
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Sheets
-                </Table.Th>
-                <Table.Th scope="col">Uploaded</Table.Th>
-                <Table.Th scope="col">
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((file) => {
-                const busy = deleting.has(file.id);
-                const failed = file.status !== 'PROCESSING' && file.status !== 'PROCESSED';
-                return (
-                  <Table.Tr
-                    key={file.id}
-                    bg={selected.has(file.id) ? 'var(--mantine-primary-color-light)' : undefined}
-                  >
-                    <Table.Td>
-                      <Checkbox
-                        aria-label={`Select ${file.originalFilename}`}
-                        checked={selected.has(file.id)}
-                        onChange={(event) =>
-                          setSelected(withIds(selected, [file.id], event.currentTarget.checked))
-                        }
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <FileTypeBadge fileType={file.fileType} />
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={file.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text fw={500} style={{ wordBreak: 'break-word' }}>
-                        {file.originalFilename}
-                      </Text>
-                      {failed && file.errorMessage && (
-                        <Text size="sm" c="red">
-                          {file.errorMessage}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">{formatCount(file.totalRows ?? file.rowCount)}</Table.Td>
-                    <Table.Td ta="right">{formatCount(file.totalColumns)}</Table.Td>
-                    <Table.Td ta="right">{formatCount(file.sheetNames?.length ?? 0)}</Table.Td>
-                    <Table.Td>{formatDateTime(file.uploadDate)}</Table.Td>
-                    <Table.Td>
-                      <Group justify="flex-end">
-                        <Tooltip label="Delete">
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={`Delete ${file.originalFilename}`}
-                            loading={busy}
-                            disabled={busy || deleteFiles.isPending}
-                            onClick={() => ask(file)}
-                          >
-                            <IconTrash size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <FilesTable
+          files={list}
+          selection={{
+            selected,
+            onChange: setSelected,
+            rowLabel: (file) => `Select ${file.originalFilename}`,
+            allLabel: 'Select all files on this page',
+          }}
+          deleting={deleting}
+          deleteDisabled={deleteFiles.isPending}
+          onDelete={ask}
+        />
       )}
 
       {all.length > 0 && (

@@ -2,14 +2,14 @@ import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { FileRecord } from '@sift/shared/contracts';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { ColumnSearchSection } from '../components/ColumnSearchSection/ColumnSearchSection';
-import { FileFilterControl } from '../components/FileFilterControl/FileFilterControl';
+import { ColumnSearchSection } from '../features/search/components/ColumnSearchSection/ColumnSearchSection';
+import { FileFilterControl } from '../features/search/components/FileFilterControl/FileFilterControl';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
-import { filteredFiles, filterScope, type FileFilter } from '../lib/fileFilter';
-import { useColumnSearchScreen } from '../lib/useColumnSearchScreen';
-import { useScreenSearchState } from '../stores/searchStore';
+import { filteredFiles, filterScope, type FileFilter } from '../features/search/fileFilter';
+import { useColumnSearchScreen } from '../features/search/useColumnSearchScreen';
+import { useScreenSearchState } from '../features/search/store';
 
 /** /search: per-column search over the PROCESSED GENERAL files. */
 export function SearchPage() {

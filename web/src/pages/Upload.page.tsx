@@ -16,16 +16,16 @@ import {
 import type { UploadSessionSummary } from '@sift/shared/contracts';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { errorMessage } from '../api/client';
-import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../api/hooks';
+import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../features/upload/api';
 import { queryKeys } from '../api/queryKeys';
-import { UploadDropzone } from '../components/UploadDropzone/UploadDropzone';
-import { UploadSessionDetail } from '../components/UploadSessionDetail/UploadSessionDetail';
-import { UploadSessionList } from '../components/UploadSessionList/UploadSessionList';
-import { formatBytes, validateDroppedFiles, validateSelectedFiles } from '../lib/fileValidation';
+import { UploadDropzone } from '../features/upload/components/UploadDropzone/UploadDropzone';
+import { UploadSessionDetail } from '../features/upload/components/UploadSessionDetail/UploadSessionDetail';
+import { UploadSessionList } from '../features/upload/components/UploadSessionList/UploadSessionList';
+import { formatBytes, validateDroppedFiles, validateSelectedFiles } from '../features/upload/fileValidation';
 import { notify } from '../lib/notify';
-import type { UploadRunResult } from '../lib/uploadRun';
-import { nextInRotation } from '../lib/uploadSessions';
-import { useUploadStore, type UploadInFlight } from '../stores/uploadStore';
+import type { UploadRunResult } from '../features/upload/uploadRun';
+import { nextInRotation } from '../features/upload/uploadSessions';
+import { useUploadStore, type UploadInFlight } from '../features/upload/store';
 
 /** Spec sections 4 and 9: with more than one active session the detail rotates every 5 s. */
 export const SESSION_ROTATION_MS = 5_000;

@@ -1,0 +1,106 @@
+import { Avatar, Badge, Button, Group, Text } from '@mantine/core';
+import type { AdminAccount } from '@sift/shared/contracts';
+import { DataTable, type DataColumn } from '../../../../components/DataTable/DataTable';
+import { initials } from '../../../../lib/format';
+
+/** First and last name, or '' when the account has neither. */
+const fullName = (account: AdminAccount) => `${account.firstName ?? ''} ${account.lastName ?? ''}`.trim();
+
+export interface AccountsTableProps {
+  accounts: readonly AdminAccount[];
+  /** Accounts with a change under way (their buttons wait). */
+  busy: { has: (id: string) => boolean };
+  onToggleActive: (account: AdminAccount) => void;
+  onDelete: (account: AdminAccount) => void;
+}
+
+/** One page of accounts: who, email, active or not, onboarded or not, and the admin's actions. */
+export function AccountsTable({ accounts, busy, onToggleActive, onDelete }: AccountsTableProps) {
+  const columns: DataColumn<AdminAccount>[] = [
+    {
+      key: 'user',
+      header: 'User',
+      render: (account) => (
+        <Group gap="sm" wrap="nowrap">
+          <Avatar color="blue" radius="xl" size="md" aria-hidden>
+            {initials(account.firstName, account.lastName)}
+          </Avatar>
+          <div>
+            <Text fw={600} size="sm">
+              {fullName(account) || 'Unnamed account'}
+            </Text>
+            <Text size="xs" c="dimmed">
+              ID: {account.id}
+            </Text>
+          </div>
+        </Group>
+      ),
+    },
+    {
+      key: 'email',
+      header: 'Email',
+      cellStyle: { wordBreak: 'break-all' },
+      render: (account) => account.email,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (account) => (
+        <Badge color={account.active ? 'green' : 'red'} variant="light">
+          {account.active ? 'Active' : 'Inactive'}
+        </Badge>
+      ),
+    },
+    {
+      key: 'onboarding',
+      header: 'Onboarding',
+      render: (account) => (
+        <Badge color={account.onboarded ? 'blue' : 'yellow'} variant="light">
+          {account.onboarded ? 'Onboarded' : 'Pending'}
+        </Badge>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      hideHeader: true,
+      render: (account) => {
+        const name = fullName(account) || account.email;
+        const working = busy.has(account.id);
+        return (
+          <Group gap="xs" justify="flex-end" wrap="nowrap">
+            <Button
+              size="xs"
+              variant="light"
+              color={account.active ? 'orange' : 'green'}
+              loading={working}
+              aria-label={`${account.active ? 'Deactivate' : 'Activate'} ${name}`}
+              onClick={() => onToggleActive(account)}
+            >
+              {account.active ? 'Deactivate' : 'Activate'}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              disabled={working}
+              aria-label={`Delete ${name}`}
+              onClick={() => onDelete(account)}
+            >
+              Delete
+            </Button>
+          </Group>
+        );
+      },
+    },
+  ];
+  return (
+    <DataTable
+      caption="User accounts, sorted by full name"
+      columns={columns}
+      rows={accounts}
+      rowKey={(account) => account.id}
+      minWidth={820}
+    />
+  );
+}

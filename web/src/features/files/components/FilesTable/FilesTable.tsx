@@ -1,0 +1,92 @@
+import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import type { FileRecord } from '@sift/shared/contracts';
+import {
+  DataTable,
+  type DataColumn,
+  type DataTableSelection,
+} from '../../../../components/DataTable/DataTable';
+import { FileTypeBadge, StatusBadge } from '../../../../components/StatusBadge/StatusBadge';
+import { formatCount, formatDateTime } from '../../../../lib/format';
+
+export interface FilesTableProps {
+  files: readonly FileRecord[];
+  selection: DataTableSelection<FileRecord>;
+  /** Files whose delete is under way (their button spins). */
+  deleting: { has: (id: string) => boolean };
+  /** Every delete button is disabled (a bulk delete is running). */
+  deleteDisabled: boolean;
+  onDelete: (file: FileRecord) => void;
+}
+
+/** One page of the account's files: type, status (with why a file failed), counts, upload time, delete. */
+export function FilesTable({ files, selection, deleting, deleteDisabled, onDelete }: FilesTableProps) {
+  const columns: DataColumn<FileRecord>[] = [
+    { key: 'type', header: 'Type', render: (file) => <FileTypeBadge fileType={file.fileType} /> },
+    { key: 'status', header: 'Status', render: (file) => <StatusBadge status={file.status} /> },
+    {
+      key: 'file',
+      header: 'File',
+      render: (file) => (
+        <>
+          <Text fw={500} style={{ wordBreak: 'break-word' }}>
+            {file.originalFilename}
+          </Text>
+          {file.status !== 'PROCESSING' && file.status !== 'PROCESSED' && file.errorMessage && (
+            <Text size="sm" c="red">
+              {file.errorMessage}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'rows',
+      header: 'Rows',
+      align: 'right',
+      render: (file) => formatCount(file.totalRows ?? file.rowCount),
+    },
+    { key: 'columns', header: 'Columns', align: 'right', render: (file) => formatCount(file.totalColumns) },
+    {
+      key: 'sheets',
+      header: 'Sheets',
+      align: 'right',
+      render: (file) => formatCount(file.sheetNames?.length ?? 0),
+    },
+    { key: 'uploaded', header: 'Uploaded', render: (file) => formatDateTime(file.uploadDate) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      hideHeader: true,
+      render: (file) => {
+        const busy = deleting.has(file.id);
+        return (
+          <Group justify="flex-end">
+            <Tooltip label="Delete">
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Delete ${file.originalFilename}`}
+                loading={busy}
+                disabled={busy || deleteDisabled}
+                onClick={() => onDelete(file)}
+              >
+                <IconTrash size={18} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        );
+      },
+    },
+  ];
+  return (
+    <DataTable
+      caption="Your uploaded files and the author files derived from them"
+      columns={columns}
+      rows={files}
+      rowKey={(file) => file.id}
+      minWidth={900}
+      selection={selection}
+    />
+  );
+}

@@ -1,0 +1,94 @@
+import type { ReactNode } from 'react';
+import { Box, Button, Paper } from '@mantine/core';
+import type { ColumnSearchScreen } from '../../useColumnSearchScreen';
+import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
+import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
+import { ExportDialog } from '../../../export/components/ExportDialog/ExportDialog';
+import { SearchResults } from '../SearchResults/SearchResults';
+
+export interface ColumnSearchSectionProps {
+  screen: ColumnSearchScreen;
+  /** The results table's caption. */
+  caption: string;
+  /** Show each row's file and sheet (general search). */
+  withSource: boolean;
+  /** Shown above the column inputs (the general search's file filter). */
+  toolbar?: ReactNode;
+  /** How many files the search covers. */
+  fileCount: number;
+  /** Offer pre-processing rules in the export dialog (general search; not the Authors screen). */
+  preprocessing?: boolean;
+}
+
+/**
+ * The search inputs of the visible columns (with Search, Clear All and Export Results), the results,
+ * and the Column Settings and export dialogs, for the Search and Authors screens.
+ */
+export function ColumnSearchSection({
+  screen,
+  caption,
+  withSource,
+  toolbar,
+  preprocessing = false,
+  fileCount,
+}: ColumnSearchSectionProps) {
+  const { form, search, exporter } = screen;
+  return (
+    <>
+      <Paper withBorder p="md" radius="md">
+        {toolbar && (
+          <Box mb="md" pb="md" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+            {toolbar}
+          </Box>
+        )}
+        <ColumnSearchForm
+          columns={screen.visible}
+          totalColumns={screen.columns.length}
+          onColumnSettings={screen.settings.open}
+          suggestions={screen.suggestions}
+          values={form.values}
+          onChange={form.setValue}
+          onSubmit={screen.runSearch}
+          onClear={form.clear}
+          searching={screen.loading}
+          activeTerms={form.activeTerms}
+          extraActions={
+            <Button variant="light" onClick={exporter.open} disabled={exporter.exporting}>
+              Export Results
+            </Button>
+          }
+        />
+      </Paper>
+      <SearchResults
+        idle={form.request === null}
+        loading={screen.loading}
+        data={search.data}
+        error={search.error}
+        columns={screen.visible}
+        withSource={withSource}
+        caption={caption}
+        onPage={form.goToPage}
+        onRetry={() => void search.refetch()}
+      />
+      <ExportDialog
+        opened={exporter.opened}
+        onClose={exporter.close}
+        onExport={exporter.run}
+        exporting={exporter.exporting}
+        totalRecords={search.data?.totalRecords ?? 0}
+        defaultFilename={screen.defaultFilename()}
+        columns={screen.columns}
+        defaultColumns={screen.visible}
+        fileCount={fileCount}
+        onPreview={preprocessing ? exporter.preview : undefined}
+      />
+      <ColumnSettings
+        opened={screen.settings.opened}
+        onClose={screen.settings.close}
+        columns={screen.columns}
+        visible={screen.visibleSet}
+        onChange={screen.setVisible}
+      />
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Popover,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
+import type { FileRecord } from '@sift/shared/contracts';
+import {
+  MAX_FILTER_FILES,
+  nearLimit,
+  switchMode,
+  toggleFile,
+  type FileFilter,
+  type FileFilterMode,
+} from '../../fileFilter';
+import { formatDateTime } from '../../../../lib/format';
+import { notify } from '../../../../lib/notify';
+
+export interface FileFilterControlProps {
+  /** The files that can be chosen (the searchable GENERAL files). */
+  files: readonly FileRecord[];
+  filter: FileFilter;
+  onChange: (filter: FileFilter) => void;
+}
+
+/**
+ * The general search's file filter: Include or Exclude mode and a dropdown checklist of the files
+ * (with a name filter). At most 25 files; 'Approaching limit' from 20.
+ */
+export function FileFilterControl({ files, filter, onChange }: FileFilterControlProps) {
+  const [needle, setNeedle] = useState('');
+  const chosen = new Set(filter.fileIds);
+  const count = filter.fileIds.length;
+  const shown = files.filter((file) =>
+    file.originalFilename.toLowerCase().includes(needle.trim().toLowerCase()),
+  );
+  const summary =
+    count === 0
+      ? 'All files'
+      : `${count} ${count === 1 ? 'file' : 'files'} ${filter.mode === 'include' ? 'included' : 'excluded'}`;
+
+  const toggle = (id: string) => {
+    const next = toggleFile(filter, id);
+    if (next.error) notify.error(next.error);
+    else onChange(next.filter);
+  };
+
+  return (
+    <Group gap="sm" wrap="wrap" align="center">
+      <Text size="sm" fw={600}>
+        Files
+      </Text>
+      <SegmentedControl
+        aria-label="File filter mode"
+        size="xs"
+        value={filter.mode}
+        data={[
+          { value: 'include', label: 'Include' },
+          { value: 'exclude', label: 'Exclude' },
+        ]}
+        onChange={(mode) => onChange(switchMode(filter, mode as FileFilterMode))}
+      />
+      <Popover position="bottom-start" width={420} shadow="md" trapFocus>
+        <Popover.Target>
+          <Button variant="default" size="xs" rightSection={<IconChevronDown size={14} aria-hidden />}>
+            {summary}
+          </Button>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Stack gap="xs">
+            <TextInput
+              size="xs"
+              aria-label="Filter files by name"
+              placeholder="Search files..."
+              value={needle}
+              onChange={(event) => setNeedle(event.currentTarget.value)}
+              data-autofocus
+            />
+            <ScrollArea.Autosize mah={280} type="auto" offsetScrollbars>
+              <Stack
+                gap={6}
+                role="group"
+                aria-label={filter.mode === 'include' ? 'Files to include' : 'Files to exclude'}
+              >
+                {shown.map((file) => (
+                  <Checkbox
+                    key={file.id}
+                    checked={chosen.has(file.id)}
+                    onChange={() => toggle(file.id)}
+                    label={file.originalFilename}
+                    description={formatDateTime(file.uploadDate)}
+                  />
+                ))}
+                {shown.length === 0 && (
+                  <Text size="sm" c="dimmed">
+                    No files match.
+                  </Text>
+                )}
+              </Stack>
+            </ScrollArea.Autosize>
+            <Group justify="space-between">
+              <Text size="xs" c="dimmed">
+                {count} of at most {MAX_FILTER_FILES} files{' '}
+                {filter.mode === 'include' ? 'included' : 'excluded'}
+              </Text>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                disabled={count === 0}
+                onClick={() => onChange({ ...filter, fileIds: [] })}
+              >
+                Clear
+              </Button>
+            </Group>
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+      {nearLimit(filter) && (
+        <Badge color="yellow" variant="light">
+          Approaching limit: {count} of {MAX_FILTER_FILES} files
+        </Badge>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,65 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ROW_META, type ResultRow } from '@sift/shared/contracts';
+import { renderUi } from '../../../../test/render';
+import { ResultsTable } from './ResultsTable';
+
+const row = (rowNumber: number, cells: Record<string, string>): ResultRow => ({
+  [ROW_META.fileId]: 'f1',
+  [ROW_META.fileName]: 'wos.xls',
+  [ROW_META.sheet]: 'savedrecs',
+  [ROW_META.rowNumber]: rowNumber,
+  ...cells,
+});
+
+const cellsOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+
+describe('ResultsTable', () => {
+  it('shows File and Sheet first, then the chosen columns in order, blank where a row has no value', () => {
+    renderUi(
+      <ResultsTable
+        caption="Search results"
+        columns={['Title', 'Authors']}
+        rows={[row(2, { Title: 'Graphs', Authors: 'Smith, J' }), row(3, { Authors: 'Müller, K' })]}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Search results' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['File', 'Sheet', 'Title', 'Authors']);
+    expect(cellsOf(table)).toEqual([
+      ['wos.xls', 'savedrecs', 'Graphs', 'Smith, J'],
+      ['wos.xls', 'savedrecs', '', 'Müller, K'],
+    ]);
+  });
+
+  it('leaves the source columns out for the Authors search, and keeps a long cell whole in its title', () => {
+    const long = 'x'.repeat(2_000);
+    renderUi(
+      <ResultsTable
+        caption="Authors"
+        columns={['Abstract']}
+        rows={[row(2, { Abstract: long })]}
+        withSource={false}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Authors' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Abstract']);
+    expect(within(table).getByTitle(long).textContent).toBe(long);
+  });
+});

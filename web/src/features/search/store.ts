@@ -1,0 +1,63 @@
+import { useCallback } from 'react';
+import { create } from 'zustand';
+import type { FileType } from '@sift/shared/contracts';
+import { NO_FILE_FILTER, type FileFilter } from './fileFilter';
+
+/** A submitted per-column search: the criteria and the (zero-based) page. */
+export interface ColumnSearchRequest {
+  searchCriteria: Record<string, string>;
+  page: number;
+  size: number;
+}
+
+/** What one search screen (Search: GENERAL files, Authors: AUTHOR files) keeps between visits. */
+export interface ScreenSearchState {
+  /** Text typed per column. */
+  values: Record<string, string>;
+  /** The submitted search (null until the first one). */
+  request: ColumnSearchRequest | null;
+  /** The initial search has run (it runs once, spec section 4). */
+  autoSearched: boolean;
+  /** Columns hidden in Column Settings (every other available column is visible). */
+  hidden: readonly string[];
+  /** The file filter (general search only). */
+  filter: FileFilter;
+}
+
+const INITIAL: ScreenSearchState = {
+  values: {},
+  request: null,
+  autoSearched: false,
+  hidden: [],
+  filter: NO_FILE_FILTER,
+};
+
+type Patch = Partial<ScreenSearchState> | ((state: ScreenSearchState) => Partial<ScreenSearchState>);
+
+/**
+ * Client state of the two search screens, kept while the person moves between tabs (the results
+ * themselves are server state, cached by TanStack Query under the request). Lives in memory only:
+ * signing out leaves the page, which clears it.
+ */
+export interface SearchStoreState {
+  screens: Record<FileType, ScreenSearchState>;
+  update: (fileType: FileType, patch: Patch) => void;
+}
+
+export const useSearchStore = create<SearchStoreState>()((set) => ({
+  screens: { GENERAL: INITIAL, AUTHOR: INITIAL },
+  update: (fileType, patch) =>
+    set((state) => {
+      const current = state.screens[fileType];
+      const change = typeof patch === 'function' ? patch(current) : patch;
+      return { screens: { ...state.screens, [fileType]: { ...current, ...change } } };
+    }),
+}));
+
+/** One screen's state and its updater. */
+export function useScreenSearchState(fileType: FileType): [ScreenSearchState, (patch: Patch) => void] {
+  const state = useSearchStore((s) => s.screens[fileType]);
+  const update = useSearchStore((s) => s.update);
+  const updateScreen = useCallback((patch: Patch) => update(fileType, patch), [update, fileType]);
+  return [state, updateScreen];
+}

@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useMemo } from 'react';
+import type { FileType } from '@sift/shared/contracts';
+import { useScreenSearchState, type ColumnSearchRequest } from './store';
+import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
+
+export type { ColumnSearchRequest } from './store';
+
+/**
+ * State of a screen's per-column search form, kept in the search store so it survives a visit to
+ * another tab: the text typed per column, the submitted request (null until the first search) and
+ * paging. Text of columns that are no longer available is dropped; a hidden column keeps its text
+ * for when it is shown again, but only visible columns are searched.
+ */
+export function useColumnSearchForm(
+  fileType: FileType,
+  columns: { available: readonly string[]; visible: readonly string[] },
+  options: { autoSearch: boolean },
+) {
+  const [state, update] = useScreenSearchState(fileType);
+  const { values, request, autoSearched } = state;
+  const columnSet = useMemo(() => new Set(columns.available), [columns.available]);
+  const visibleSet = useMemo(() => new Set(columns.visible), [columns.visible]);
+  const shownValues = useMemo(
+    () => Object.fromEntries(Object.entries(values).filter(([column]) => visibleSet.has(column))),
+    [values, visibleSet],
+  );
+
+  // Re-sync with the available columns: unavailable ones are dropped with their search text.
+  useEffect(() => {
+    update((current) => {
+      const kept = Object.entries(current.values).filter(([column]) => columnSet.has(column));
+      return kept.length === Object.keys(current.values).length ? {} : { values: Object.fromEntries(kept) };
+    });
+  }, [columnSet, update]);
+
+  // The initial search runs once, as soon as there is something to search (page 0).
+  useEffect(() => {
+    if (options.autoSearch && !autoSearched) {
+      update({ autoSearched: true, request: { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE } });
+    }
+  }, [options.autoSearch, autoSearched, update]);
+
+  const setValue = useCallback(
+    (column: string, text: string) =>
+      update((current) => ({ values: { ...current.values, [column]: text } })),
+    [update],
+  );
+
+  /** Submits the form; returns false when the same request is already shown (the caller refetches). */
+  const submit = (): boolean => {
+    const criteria = buildCriteria(shownValues);
+    const next: ColumnSearchRequest = { searchCriteria: criteria, page: 0, size: SEARCH_PAGE_SIZE };
+    const same = request !== null && JSON.stringify(request) === JSON.stringify(next);
+    if (!same) update({ request: next });
+    return !same;
+  };
+
+  const clear = () =>
+    update({ values: {}, request: { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE } });
+
+  const goToPage = (page: number) =>
+    update((current) =>
+      current.request ? { request: { ...current.request, page: Math.max(0, page) } } : {},
+    );
+
+  const activeTerms = useMemo(() => Object.keys(buildCriteria(shownValues)).length, [shownValues]);
+
+  return { values: shownValues, setValue, request, submit, clear, goToPage, activeTerms };
+}

@@ -1,0 +1,121 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { FileRecord, FileType } from '@sift/shared/contracts';
+import { unionColumns } from '@sift/shared/contracts';
+import { useAuthorsSearch, useGeneralSearch } from './api';
+import { useFiles } from '../files/api';
+import { useScreenSearchState } from './store';
+import type { SuggestionSource } from '../../api/queryKeys';
+import { visibleColumns } from './columns';
+import { datedFilename } from '../export/exportFilename';
+import { notify } from '../../lib/notify';
+import { searchableFiles } from './search';
+import { useColumnSearchForm } from './useColumnSearchForm';
+import { useMinimumDuration } from '../../hooks/useMinimumDuration';
+import { useResultsExport } from '../export/useResultsExport';
+import { useSearchErrorToasts } from './useSearchErrorToasts';
+
+/** Spec section 9: minimum display of the search loading state. */
+export const MIN_LOADING_MS = 1_000;
+
+/** Which GENERAL files a general search covers (the file filter; at most one list is set). */
+export interface FileScope {
+  fileIds?: string[];
+  excludedFileIds?: string[];
+}
+
+/**
+ * Everything the Search (GENERAL files) and Authors (AUTHOR files) screens share: the files list, the
+ * searchable files of the type and their columns, which columns are visible (all at first; the
+ * Column Settings dialog hides some), the per-column form, the search itself (loading held at least
+ * 1 s, failures toasted), and the export. `scope` narrows a general search to chosen files, and
+ * `columnsOf` picks the files whose columns are offered (default: all searchable files).
+ */
+export function useColumnSearchScreen(
+  fileType: FileType,
+  options: { scope?: FileScope; columnsOf?: (files: FileRecord[]) => FileRecord[] } = {},
+) {
+  const files = useFiles();
+  const typed = useMemo(() => searchableFiles(files.data, fileType), [files.data, fileType]);
+  const { columnsOf } = options;
+  const columns = useMemo(() => unionColumns(columnsOf ? columnsOf(typed) : typed), [typed, columnsOf]);
+  const [{ hidden: hiddenList }, update] = useScreenSearchState(fileType);
+  const hidden = useMemo(() => new Set(hiddenList), [hiddenList]);
+  const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
+  const visibleSet = useMemo(() => new Set(visible), [visible]);
+  const setVisible = (next: ReadonlySet<string>) => update({ hidden: columns.filter((c) => !next.has(c)) });
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const hasFiles = typed.length > 0;
+
+  const form = useColumnSearchForm(fileType, { available: columns, visible }, { autoSearch: hasFiles });
+  const scope = fileType === 'GENERAL' ? options.scope : undefined;
+  const generalRequest = form.request && hasFiles ? { ...form.request, ...scope } : null;
+  const general = useGeneralSearch(fileType === 'GENERAL' ? generalRequest : null);
+  const authors = useAuthorsSearch(fileType === 'AUTHOR' && hasFiles ? form.request : null);
+  const search = fileType === 'GENERAL' ? general : authors;
+  const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
+  useSearchErrorToasts(search, form.request?.page ?? 0);
+
+  /** What an export is called when the person gives no filename (spec section 5). */
+  const defaultFilename = () =>
+    datedFilename(fileType === 'GENERAL' ? 'search_results_' : 'authors_search_results_');
+  const exporter = useResultsExport({
+    request: form.request
+      ? fileType === 'GENERAL'
+        ? { searchCriteria: form.request.searchCriteria, ...scope }
+        : { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' }
+      : null,
+    results: search.data,
+    defaultFilename,
+  });
+
+  // Spec section 8: the files list failing on the way in is toasted once.
+  const initialErrorShown = useRef(false);
+  useEffect(() => {
+    if (files.isError && !files.data && !initialErrorShown.current) {
+      initialErrorShown.current = true;
+      notify.error('Failed to load initial data. Please try again.');
+    }
+  }, [files.isError, files.data]);
+
+  /** Runs the form's search, or says why not (no searchable files). */
+  const runSearch = () => {
+    if (!hasFiles) {
+      notify.error(
+        fileType === 'GENERAL'
+          ? 'No files available for search. Please upload files first.'
+          : 'No author files available for search',
+      );
+      return;
+    }
+    if (!form.submit()) void search.refetch();
+  };
+
+  const suggestions = useMemo<SuggestionSource>(
+    () => (fileType === 'GENERAL' ? { kind: 'regular', ...scope } : { kind: 'authors' }),
+    [fileType, scope],
+  );
+
+  return {
+    files,
+    typed,
+    hasFiles,
+    columns,
+    visible,
+    visibleSet,
+    setVisible,
+    settings: {
+      opened: settingsOpen,
+      open: () => setSettingsOpen(true),
+      close: () => setSettingsOpen(false),
+    },
+    form,
+    search,
+    loading,
+    exporter,
+    defaultFilename,
+    runSearch,
+    suggestions,
+  };
+}
+
+export type ColumnSearchScreen = ReturnType<typeof useColumnSearchScreen>;
