@@ -1,4 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+/** Every workspace of package.json, so a new one's tests are never left out. */
+const workspaces = (
+  JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+    workspaces: string[];
+  }
+).workspaces;
 
 /**
  * One test command for every workspace (`npm test`): unit tests beside the code (`*.test.ts`),
@@ -8,7 +16,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['{shared,clickhouse,ingest-worker,api,web,test}/**/*.test.{ts,tsx}'],
+    include: [`{${[...workspaces, 'test'].join(',')}}/**/*.test.{ts,tsx}`],
     exclude: ['**/node_modules/**', '**/dist/**'],
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
