@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { ident } from './sql.ts';
-import { nextVersion } from './versions.ts';
+import { nextVersion } from './replacing-version.ts';
 
 /** An account row. `id` is the identity provider's `sub`. */
 export interface AccountRow {

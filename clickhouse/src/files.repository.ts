@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { ident } from './sql.ts';
-import { nextVersion } from './versions.ts';
+import { nextVersion } from './replacing-version.ts';
 
 export type StoredFileType = 'GENERAL' | 'AUTHOR';
 export type StoredFileStatus = 'PROCESSING' | 'PROCESSED' | 'FAILED';
@@ -161,8 +161,8 @@ export class FilesRepository {
     return (await rs.json<RawFile>()).map(toFile);
   }
 
-  /** Files derived from this one (the AUTHOR file of a GENERAL file). */
-  async derivedFrom(sourceFileId: string): Promise<FileRow[]> {
+  /** The AUTHOR files of a GENERAL file. */
+  async authorFilesOf(sourceFileId: string): Promise<FileRow[]> {
     const rs = await this.#client.query({
       query: `SELECT ${COLUMNS} FROM ${this.#table} FINAL WHERE source_file_id = {sourceFileId:String} AND is_deleted = 0`,
       query_params: { sourceFileId },

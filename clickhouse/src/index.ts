@@ -6,11 +6,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { AccountsRepository } from './accounts.repository.ts';
 import { openClickHouse, type ClickHouseOptions } from './client.ts';
 import {
-  DocumentsRepository,
+  JsonDocumentsRepository,
   type AuditDocument,
   type ExportDocument,
   type SavedQueryDocument,
-} from './documents.repository.ts';
+} from './json-documents.repository.ts';
 import { FilesRepository, type FileRow } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
 import { ENGINE_RELEASE_IDLE_MS, engineCodeReleaser } from './engine-pages.ts';
@@ -18,7 +18,7 @@ import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows/index.ts';
 
 export * from './accounts.repository.ts';
-export * from './documents.repository.ts';
+export * from './json-documents.repository.ts';
 export * from './files.repository.ts';
 export * from './rows/index.ts';
 export * from './skip-index.ts';
@@ -47,11 +47,11 @@ export interface Storage {
   files: FilesRepository;
   rows: RowsRepository;
   /** Export history (spec section 3). */
-  exports: DocumentsRepository<ExportDocument>;
+  exports: JsonDocumentsRepository<ExportDocument>;
   /** Saved search queries. */
-  queries: DocumentsRepository<SavedQueryDocument>;
+  queries: JsonDocumentsRepository<SavedQueryDocument>;
   /** What administrators did (owner '' = the system-wide log). */
-  audit: DocumentsRepository<AuditDocument>;
+  audit: JsonDocumentsRepository<AuditDocument>;
   /**
    * Runs `work` (an ingest's load, an export: work that has the engine write and free large
    * buffers) while the embedded engine's freed memory is returned to the kernel every 100 ms
@@ -97,9 +97,9 @@ export async function openStorage(options: ClickHouseOptions): Promise<Storage> 
     accounts: new AccountsRepository(client, options.database),
     files,
     rows,
-    exports: new DocumentsRepository<ExportDocument>(client, options.database, 'export'),
-    queries: new DocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
-    audit: new DocumentsRepository<AuditDocument>(client, options.database, 'audit'),
+    exports: new JsonDocumentsRepository<ExportDocument>(client, options.database, 'export'),
+    queries: new JsonDocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
+    audit: new JsonDocumentsRepository<AuditDocument>(client, options.database, 'audit'),
     purgingMemory: (work) => (purger ? purger.during(work) : work()),
     async removeFileData(fileIds) {
       await rows.deleteFiles(fileIds);

@@ -69,14 +69,14 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
             progressPercentage: overallPercent(p),
           });
         });
-        // The derived AUTHOR file joins the session before its source completes, so the session
+        // The AUTHOR file joins the session before its source completes, so the session
         // never looks complete without it.
-        const derived = written.filter((f) => f.fileType === 'AUTHOR');
-        if (sessionId && derived.length) {
+        const authorFiles = written.filter((f) => f.fileType === 'AUTHOR');
+        if (sessionId && authorFiles.length) {
           await options.tracker
             .addFiles(
               sessionId,
-              derived.map((f) => ({
+              authorFiles.map((f) => ({
                 fileId: f.id,
                 fileName: f.originalFilename,
                 fileType: 'AUTHOR',

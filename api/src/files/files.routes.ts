@@ -5,8 +5,8 @@ import { Router, type Request, type RequestHandler } from 'express';
 import multer from 'multer';
 import { accountOf } from '../auth/middleware.ts';
 import {
-  preprocessedListSchema,
-  type PreprocessedStatistics,
+  authorFilesListSchema,
+  type AuthorFileStatistics,
   type UploadMultipleResponse,
   type UploadResponse,
 } from '@sift/shared/contracts';
@@ -125,15 +125,15 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
     res.json(await files.get(accountOf(res).id, String(req.params.id)));
   });
   router.get(['/preprocessed', '/preprocessed/status/:status'], async (req, res) => {
-    const sort = parseBody(preprocessedListSchema, req.query);
+    const sort = parseBody(authorFilesListSchema, req.query);
     const status = req.params.status === undefined ? undefined : String(req.params.status);
-    res.json(await files.preprocessed(accountOf(res).id, sort, status));
+    res.json(await files.authorFiles(accountOf(res).id, sort, status));
   });
   router.get('/preprocessed/statistics', async (_req, res) => {
-    res.json((await files.preprocessedStatistics(accountOf(res).id)) satisfies PreprocessedStatistics);
+    res.json((await files.authorFileStatistics(accountOf(res).id)) satisfies AuthorFileStatistics);
   });
   router.delete('/preprocessed/:id', async (req, res) => {
-    await files.deletePreprocessed(accountOf(res).id, String(req.params.id));
+    await files.deleteAuthorFile(accountOf(res).id, String(req.params.id));
     res.status(204).end();
   });
   router.delete('/files/:id', async (req, res) => {

@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { newUploadRecord, type FileRow, type Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
-import type { FileRecord, FileStatistics, PreprocessedStatistics } from '@sift/shared/contracts';
+import type { FileRecord, FileStatistics, AuthorFileStatistics } from '@sift/shared/contracts';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
@@ -178,14 +178,14 @@ export class FilesService {
   async delete(ownerId: string, id: string): Promise<void> {
     const file = await this.#owned(ownerId, id);
     const ids = file.fileType === 'GENERAL' ? [file.id, authorFileId(file.id)] : [file.id];
-    const derived = file.fileType === 'GENERAL' ? await this.storage.files.derivedFrom(file.id) : [];
-    await this.storage.files.remove([file, ...derived]);
+    const authorFiles = file.fileType === 'GENERAL' ? await this.storage.files.authorFilesOf(file.id) : [];
+    await this.storage.files.remove([file, ...authorFiles]);
     await this.storage.removeFileData(ids);
     if (file.filename) await unlink(path.join(this.blobDir, file.filename)).catch(() => undefined);
   }
 
   /** The owner's AUTHOR files, optionally of one status, sorted as asked. */
-  async preprocessed(
+  async authorFiles(
     ownerId: string,
     sort: { sortBy: 'createdAt' | 'originalFilename' | 'totalRows'; sortOrder: 'asc' | 'desc' },
     status?: string,
@@ -211,7 +211,7 @@ export class FilesService {
   }
 
   /** Counts over the owner's AUTHOR files. */
-  async preprocessedStatistics(ownerId: string): Promise<PreprocessedStatistics> {
+  async authorFileStatistics(ownerId: string): Promise<AuthorFileStatistics> {
     const files = await this.storage.files.list({ ownerId, fileType: 'AUTHOR' });
     return {
       totalFiles: files.length,
@@ -223,9 +223,9 @@ export class FilesService {
   }
 
   /** Deletes one of the owner's AUTHOR files; any other id (or a GENERAL file's) is 404. */
-  async deletePreprocessed(ownerId: string, id: string): Promise<void> {
+  async deleteAuthorFile(ownerId: string, id: string): Promise<void> {
     const file = await this.#owned(ownerId, id);
-    if (file.fileType !== 'AUTHOR') throw new NotFoundError('Preprocessed file not found.', 'FILE_NOT_FOUND');
+    if (file.fileType !== 'AUTHOR') throw new NotFoundError('Author file not found.', 'FILE_NOT_FOUND');
     await this.delete(ownerId, id);
   }
 

@@ -8,7 +8,7 @@ import type { ExportHistoryEntry, PreprocessingPreview } from '@sift/shared/cont
 import { NotFoundError } from '../errors.ts';
 import type { ExportService, ParsedExportRequest } from './export.service.ts';
 import { FileSender, sendFileRange } from './send-file.ts';
-import { tee } from './tee.ts';
+import { broadcastStream } from './broadcast-stream.ts';
 
 /** While the engine writes an export file, its new bytes are looked for this often, in ms. */
 const TAIL_INTERVAL_MS = 15;
@@ -108,7 +108,7 @@ export class ExportHistory {
     } else {
       const kept = createWriteStream(file);
       try {
-        rowCount = await prepared.write(tee([res, kept], { leaveOpen: [res] }));
+        rowCount = await prepared.write(broadcastStream([res, kept], { leaveOpen: [res] }));
       } catch (e) {
         kept.destroy();
         await rm(file, { force: true });

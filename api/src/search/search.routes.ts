@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { accountOf } from '../auth/middleware.ts';
 import {
   exportRequestSchema,
-  preprocessedSearchRequestSchema,
+  authorSearchRequestSchema,
   saveQueryRequestSchema,
   searchRequestSchema,
   type ExportHistoryEntry,
@@ -25,7 +25,7 @@ export function searchRoutes(search: SearchService, history: ExportHistory, quer
     res.json(await search.search(accountOf(res).id, 'GENERAL', request));
   });
   router.post('/preprocessed/search', async (req, res) => {
-    const request = parseBody(preprocessedSearchRequestSchema, req.body);
+    const request = parseBody(authorSearchRequestSchema, req.body);
     res.json(await search.search(accountOf(res).id, 'AUTHOR', request));
   });
   router.post('/export', async (req, res) => {

@@ -122,7 +122,7 @@ export class RowExport {
     if (!select) return;
     const data = (source: string) =>
       `SELECT ${select.fields.join(', ')} FROM ${source} ORDER BY file_id, sheet, row_number`;
-    for await (const piece of this.#pieces(select, data, 'CSV', batchRows)) yield piece.text;
+    for await (const piece of this.#readRanges(select, data, 'CSV', batchRows)) yield piece.text;
   }
 
   /**
@@ -148,7 +148,7 @@ export class RowExport {
          SELECT toString({headerRows:UInt64} + (({first:UInt64} + row_number() OVER (ORDER BY file_id, sheet, row_number) - 1) % {perSheet:UInt64}) + 1) AS r,
                 file_id, sheet, row_number, ${inner}
          FROM ${source}) ORDER BY file_id, sheet, row_number`;
-    yield* this.#pieces({ where: select.where, params }, data, 'TabSeparatedRaw', batchRows, (index) => ({
+    yield* this.#readRanges({ where: select.where, params }, data, 'TabSeparatedRaw', batchRows, (index) => ({
       first: index * batchRows,
     }));
   }
@@ -168,12 +168,12 @@ export class RowExport {
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
     let index = 0;
-    for await (const span of this.#spans(select.where, select.params, sheet.rows)) {
+    for await (const range of this.#keyRanges(select.where, select.params, sheet.rows)) {
       let rows = sheet.rows;
-      if (span.last) {
+      if (range.last) {
         const rs = await this.t.client.query({
-          query: `SELECT count() AS n FROM ${span.source}`,
-          query_params: span.params,
+          query: `SELECT count() AS n FROM ${range.source}`,
+          query_params: range.params,
           format: 'JSONEachRow',
         });
         rows = Number((await rs.json<{ n: number }>())[0]?.n ?? 0);
@@ -185,8 +185,8 @@ export class RowExport {
         query: `INSERT INTO FUNCTION file({out:String}, 'TabSeparatedRaw')
                 SELECT ${row} FROM (
                   SELECT toString({headerRows:UInt64} + rowNumberInAllBlocks() + 1) AS r, * FROM (
-                    SELECT ${inner} FROM ${span.source} ORDER BY file_id, sheet, row_number))`,
-        query_params: { ...span.params, out, headerRows: sheet.headerRows },
+                    SELECT ${inner} FROM ${range.source} ORDER BY file_id, sheet, row_number))`,
+        query_params: { ...range.params, out, headerRows: sheet.headerRows },
         clickhouse_settings: {
           ...BOUNDED_EXPORT_SETTINGS,
           max_threads: 1,
@@ -219,21 +219,21 @@ export class RowExport {
     const select = exportSelect(query);
     if (!select) return;
     const onePiece = knownRows !== undefined && knownRows <= pieceRows;
-    const spans = onePiece
+    const ranges = onePiece
       ? [{ source: `${this.t.table} WHERE ${select.where}`, params: select.params, last: true }]
-      : this.#spans(select.where, select.params, pieceRows);
+      : this.#keyRanges(select.where, select.params, pieceRows);
     let written = 0;
-    for await (const span of spans) {
+    for await (const range of ranges) {
       await this.t.client.command({
         query: `INSERT INTO FUNCTION file({out:String}, 'CSV')
-                SELECT ${select.fields.join(', ')} FROM ${span.source} ORDER BY file_id, sheet, row_number`,
-        query_params: { ...span.params, out: path },
+                SELECT ${select.fields.join(', ')} FROM ${range.source} ORDER BY file_id, sheet, row_number`,
+        query_params: { ...range.params, out: path },
         clickhouse_settings: {
           engine_file_truncate_on_insert: 0,
           ...(onePiece ? ONE_PIECE_EXPORT_SETTINGS : BOUNDED_EXPORT_SETTINGS),
         },
       });
-      if (span.last) return;
+      if (range.last) return;
       written += pieceRows;
       yield written;
     }
@@ -245,7 +245,7 @@ export class RowExport {
    * first), so each query reads one piece and memory stays bounded. `rows` is exact for full
    * pieces; for the last one it counts lines (right for TabSeparatedRaw rows without line breaks).
    */
-  async *#pieces(
+  async *#readRanges(
     select: { where: string; params: Record<string, unknown> },
     /** The piece's query, given its source (`rows WHERE …` with the piece's bounds). */
     dataQuery: (source: string) => string,
@@ -255,24 +255,24 @@ export class RowExport {
     pieceParams: (index: number) => Record<string, unknown> = () => ({}),
   ): AsyncGenerator<{ text: string; rows: number }> {
     let index = 0;
-    for await (const span of this.#spans(select.where, select.params, batchRows)) {
+    for await (const range of this.#keyRanges(select.where, select.params, batchRows)) {
       const rs = await this.t.client.query({
-        query: dataQuery(span.source),
-        query_params: { ...span.params, ...pieceParams(index++) },
+        query: dataQuery(range.source),
+        query_params: { ...range.params, ...pieceParams(index++) },
         format,
       });
       const text = await rs.text();
-      if (text) yield { text, rows: span.last ? countLines(text) : batchRows };
+      if (text) yield { text, rows: range.last ? countLines(text) : batchRows };
     }
   }
 
   /**
-   * Every row matching `where`, as consecutive spans of `count` rows in sort-key order (the last
-   * may be shorter): the source (`rows WHERE …`) and parameters that select exactly one span, and
-   * whether more follow. The key ending each span is found first (one small query), so a query over
-   * a span reads only that span.
+   * Every row matching `where`, as consecutive key ranges of `count` rows in sort-key order (the last
+   * may be shorter): the source (`rows WHERE …`) and parameters that select exactly one range, and
+   * whether more follow. The key ending each range is found first (one small query), so a query over
+   * a range reads only that range.
    */
-  async *#spans(
+  async *#keyRanges(
     where: string,
     params: Record<string, unknown>,
     count: number,

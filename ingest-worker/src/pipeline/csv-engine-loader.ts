@@ -281,7 +281,7 @@ async function startSheet(
 async function finishLoad(ctx: LoadContext, general: RowBatchLoader, sheet: string): Promise<LoadedFiles> {
   general.totalRows = await ctx.storage.rows.countFile(ctx.fileId);
   const authors = await withBatchDir(ctx, async (dir) => {
-    const loader = new RowBatchLoader(ctx.storage, ctx.derivedId, dir);
+    const loader = new RowBatchLoader(ctx.storage, ctx.authorId, dir);
     if (hasAuthorColumns(general.headers)) await deriveAuthors(ctx, general, loader, sheet);
     return loader;
   });

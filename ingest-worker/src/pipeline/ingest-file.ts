@@ -21,7 +21,7 @@ export async function ingestFile(
   const { storage } = deps;
   const file = await storage.files.get(payload.fileId, payload.ownerId);
   if (!file) return []; // deleted before we got to it: nothing to do
-  const derivedId = authorFileId(file.id);
+  const authorId = authorFileId(file.id);
   const filePath = path.join(deps.blobDir, payload.storedName);
   const progress = (stage: number, stageProgress: number) =>
     report({
@@ -33,14 +33,14 @@ export async function ingestFile(
 
   await progress(1, 0);
   const format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
-  await storage.removeFileData([file.id, derivedId]);
+  await storage.removeFileData([file.id, authorId]);
   await progress(2, 0);
   const load: LoadContext = {
     storage,
     filePath,
     originalName: payload.originalFilename,
     fileId: file.id,
-    derivedId,
+    authorId,
     tmpDir: deps.tmpDir ?? path.join(deps.blobDir, '..', 'tmp'),
     csvChunkBytes: deps.csvChunkBytes,
     csvLoader: deps.csvLoader,
@@ -57,14 +57,14 @@ export async function ingestFile(
   await progress(3, 0);
   // Deleted while we worked: leave nothing behind.
   if (!(await storage.files.get(file.id, file.ownerId))) {
-    await storage.removeFileData([file.id, derivedId]);
+    await storage.removeFileData([file.id, authorId]);
     return [];
   }
   const written: FileRow[] = [];
   if (authors.sheetNames.length) {
     const authorFile: FileRow = {
       ...file,
-      id: derivedId,
+      id: authorId,
       filename: '',
       fileType: 'AUTHOR',
       status: 'PROCESSED',

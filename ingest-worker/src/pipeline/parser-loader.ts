@@ -27,7 +27,7 @@ async function loadRows(
   batchDir?: string,
 ): Promise<LoadedFiles> {
   const general = new RowBatchLoader(ctx.storage, ctx.fileId, batchDir);
-  const authors = new RowBatchLoader(ctx.storage, ctx.derivedId, batchDir);
+  const authors = new RowBatchLoader(ctx.storage, ctx.authorId, batchDir);
   let sheet: string | null = null;
   let headerSeen = false;
   let authorSheet = false;

@@ -35,7 +35,7 @@ export interface LoadContext {
   originalName: string;
   fileId: string;
   /** Id of the AUTHOR file derived from this one. */
-  derivedId: string;
+  authorId: string;
   /** Scratch directory for intermediate files. */
   tmpDir: string;
   /** CSV chunk size for the engine loader, in bytes. */

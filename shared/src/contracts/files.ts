@@ -60,13 +60,13 @@ export interface FileStatistics {
  * sorted by `sortBy` (createdAt = upload date, originalFilename, totalRows) in `sortOrder`. The
  * answer is `FileRecord[]`. `DELETE /api/file/preprocessed/{id}` removes one AUTHOR file (204).
  */
-export const preprocessedListSchema = z.object({
+export const authorFilesListSchema = z.object({
   sortBy: z.enum(['createdAt', 'originalFilename', 'totalRows']).default('createdAt'),
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
 });
 
 /** `GET /api/file/preprocessed/statistics`: the caller's AUTHOR files in numbers. */
-export interface PreprocessedStatistics {
+export interface AuthorFileStatistics {
   totalFiles: number;
   processedFiles: number;
   failedFiles: number;

@@ -85,12 +85,12 @@ export interface SearchResponse {
 }
 
 /** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */
-export const preprocessedSearchRequestSchema = z.object({
+export const authorSearchRequestSchema = z.object({
   searchCriteria: criteriaSchema,
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
 });
-export type PreprocessedSearchRequest = z.input<typeof preprocessedSearchRequestSchema>;
+export type AuthorSearchRequest = z.input<typeof authorSearchRequestSchema>;
 
 /** A list of file ids in a query string (`a,b,c`) or a JSON body (array). */
 const idListSchema = z.preprocess(

@@ -1,4 +1,4 @@
-import type { PreprocessedSearchRequest, SearchRequest } from '@sift/shared/contracts';
+import type { AuthorSearchRequest, SearchRequest } from '@sift/shared/contracts';
 
 /**
  * The one query-key factory. Keys are hierarchical so a mutation can invalidate a whole family
@@ -18,7 +18,7 @@ export const queryKeys = {
   search: {
     all: ['search'] as const,
     general: (request: SearchRequest) => [...queryKeys.search.all, 'general', request] as const,
-    authors: (request: PreprocessedSearchRequest) => [...queryKeys.search.all, 'authors', request] as const,
+    authors: (request: AuthorSearchRequest) => [...queryKeys.search.all, 'authors', request] as const,
   },
   suggestions: {
     all: ['suggestions'] as const,

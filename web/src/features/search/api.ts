@@ -1,7 +1,7 @@
 /** Server state of searches: the general and Authors searches and a column's value suggestions. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
-  type PreprocessedSearchRequest,
+  type AuthorSearchRequest,
   type SearchRequest,
   type SearchResponse,
   SUGGESTION_LIMIT,
@@ -70,7 +70,7 @@ export function useGeneralSearch(request: SearchRequest | null) {
 }
 
 /** `POST /api/file/preprocessed/search`: the Authors search over AUTHOR files. */
-export function useAuthorsSearch(request: PreprocessedSearchRequest | null) {
+export function useAuthorsSearch(request: AuthorSearchRequest | null) {
   return useQuery({
     queryKey: queryKeys.search.authors(request ?? {}),
     queryFn: ({ signal }) =>

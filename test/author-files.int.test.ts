@@ -1,10 +1,10 @@
 /**
- * The preprocessed (AUTHOR) files API (issue 4): listing with sort and status, statistics, and
+ * The AUTHOR files API (`/api/file/preprocessed/*`): listing with sort and status, statistics, and
  * deleting one AUTHOR file without touching its GENERAL source; other ids answer 404.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, PreprocessedStatistics } from '@sift/shared/contracts';
+import type { FileRecord, AuthorFileStatistics } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -48,7 +48,7 @@ it('lists AUTHOR files newest first, sorted and filtered on request, with statis
   expect(await user.json<FileRecord[]>('/file/preprocessed/status/FAILED')).toEqual([]);
   expect((await user.fetch('/file/preprocessed?sortBy=nonsense')).status).toBe(400);
 
-  const stats = await user.json<PreprocessedStatistics>('/file/preprocessed/statistics');
+  const stats = await user.json<AuthorFileStatistics>('/file/preprocessed/statistics');
   expect(stats).toEqual({
     totalFiles: 2,
     processedFiles: 2,

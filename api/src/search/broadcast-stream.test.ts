@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { tee } from './tee.ts';
+import { broadcastStream } from './broadcast-stream.ts';
 
 const sink = (highWaterMark = 16) => {
   const chunks: Buffer[] = [];
@@ -16,12 +16,12 @@ const sink = (highWaterMark = 16) => {
   return { w, text: () => Buffer.concat(chunks).toString() };
 };
 
-describe('tee', () => {
+describe('broadcastStream', () => {
   it('copies every chunk to every target, waiting for the slowest, and ends them all', async () => {
     const a = sink(1);
     const b = sink(1024);
     const lines = Array.from({ length: 500 }, (_, i) => `row ${i}\n`);
-    await pipeline(Readable.from(lines), tee([a.w, b.w]));
+    await pipeline(Readable.from(lines), broadcastStream([a.w, b.w]));
     expect(a.text()).toBe(lines.join(''));
     expect(b.text()).toBe(lines.join(''));
     expect(a.w.writableFinished && b.w.writableFinished).toBe(true);
@@ -30,7 +30,7 @@ describe('tee', () => {
   it('leaves the targets in leaveOpen for the caller to end', async () => {
     const a = sink();
     const b = sink();
-    await pipeline(Readable.from(['x\n', 'y\n']), tee([a.w, b.w], { leaveOpen: [b.w] }));
+    await pipeline(Readable.from(['x\n', 'y\n']), broadcastStream([a.w, b.w], { leaveOpen: [b.w] }));
     expect(a.w.writableFinished).toBe(true);
     expect(b.w.writableEnded).toBe(false);
     expect(b.text()).toBe('x\ny\n');
@@ -45,7 +45,7 @@ describe('tee', () => {
         yield `row ${i}\n`;
       }
     }
-    await expect(pipeline(Readable.from(endless()), tee([a.w, gone]))).rejects.toThrow(
+    await expect(pipeline(Readable.from(endless()), broadcastStream([a.w, gone]))).rejects.toThrow(
       /closed before|premature/i,
     );
   });

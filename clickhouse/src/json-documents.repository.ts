@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { ident } from './sql.ts';
-import { nextVersion } from './versions.ts';
+import { nextVersion } from './replacing-version.ts';
 
 /** One stored document: who owns it, when it was made (ISO 8601, UTC), and its JSON body. */
 export interface StoredDocument<T> {
@@ -51,8 +51,11 @@ interface RawDocument {
   body: string;
 }
 
-/** Documents of one kind in `{database}.documents`, always scoped to their owner. */
-export class DocumentsRepository<T> {
+/**
+ * Small JSON documents of one kind (export history entries, saved searches, audit entries) in
+ * `{database}.documents`, always scoped to their owner.
+ */
+export class JsonDocumentsRepository<T> {
   readonly #client: ClickHouseClient;
   readonly #table: string;
 

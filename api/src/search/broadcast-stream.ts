@@ -5,10 +5,10 @@ import { Writable } from 'node:stream';
  * A Writable that copies every chunk to each of `targets` (e.g. the HTTP response and the kept
  * export file), going only as fast as the slowest (it waits for `drain` where a target is full), and
  * ending them when it ends (except those in `leaveOpen`, which the caller ends). If a target fails or closes before it has finished (the client went
- * away, the disk is full), the tee fails with that error, so the writer stops instead of waiting
+ * away, the disk is full), the stream fails with that error, so the writer stops instead of waiting
  * forever for a `drain` that will not come.
  */
-export function tee(targets: Writable[], options: { leaveOpen?: Writable[] } = {}): Writable {
+export function broadcastStream(targets: Writable[], options: { leaveOpen?: Writable[] } = {}): Writable {
   const toEnd = targets.filter((t) => !options.leaveOpen?.includes(t));
   const out: Writable = new Writable({
     write(chunk: Buffer, _encoding, callback) {
