@@ -1,8 +1,7 @@
 // Bundles an entry point of Sift's server (the API, the ingest worker, a benchmark's server) with
 // its workspace packages (@sift/api, @sift/ingest-worker, @sift/clickhouse) into one JavaScript file
 // under dist/, so the process runs on plain Node instead of compiling TypeScript as it loads (tsx):
-// the all-in-one process answers with ~65 MB less resident memory (390 → 324 MB, measured with
-// `npm start`'s server alone after start-up on this 2-core machine). Third-party packages stay
+// the all-in-one process starts with less resident memory. Third-party packages stay
 // external (loaded from node_modules as usual), but for a workspace's own version of one.
 //
 //   node scripts/build-server.mjs <entry.ts> <out.mjs>
@@ -21,10 +20,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * Node options Sift's server runs with (`npm start`, the compose file, the benchmarks' Sift alone):
  * a young generation of 4 MB semi-spaces instead of V8's 16 MB. Parsing an xlsx sheet makes
  * garbage at a high rate and each semi-space fills with it before a collection; smaller ones are
- * collected more often. Measured with a 200,000-row xlsx through Sift alone (upload → PROCESSED, two
- * runs each, this 2-core machine): peak RSS 398–402 MB with 16 MB, 379–389 MB with 8 MB, 356–364 MB
- * with 4 MB, in 6.3–7.6, 6.4–7.7 and 7.0–8.2 s. A V8 option read when the heap is made, so it must
- * be given on the command line (or in NODE_OPTIONS), not set at run time.
+ * collected more often, which lowers the peak (README, "Measurements behind the settings"). A V8
+ * option read when the heap is made, so it must be given on the command line (or in NODE_OPTIONS),
+ * not set at run time.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
 

@@ -1,5 +1,5 @@
 /**
- * The accounts API (issue 5, Accounts): a caller reads and changes only their own account; reading
+ * The accounts API (Accounts): a caller reads and changes only their own account; reading
  * another needs `admin:view` (403 otherwise); data routes are closed to inactive accounts.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The admin API (issue 5, Admin): everything behind `admin:view` (403 and an audit entry without
+ * The admin API (Admin): everything behind `admin:view` (403 and an audit entry without
  * it), account lists with filters, sorting and paging, search, update, per-account and system
  * statistics, and deleting an account with everything it owns.
  */

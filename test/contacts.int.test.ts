@@ -1,5 +1,5 @@
 /**
- * Contact exports (issue 5, Admin): `GET /admin/export/contacts/emails` and `/full` list the
+ * Contact exports (Admin): `GET /admin/export/contacts/emails` and `/full` list the
  * distinct author contacts of every AUTHOR file, installation-wide. The emails are checked against
  * the Web of Science fixture read independently with SheetJS (every email of every record, none
  * dropped), names and source files against the pairing, cells against formula injection.

@@ -1,5 +1,5 @@
 /**
- * Export history and saved queries (issue 4): every export is kept and listed newest first, its
+ * Export history and saved queries: every export is kept and listed newest first, its
  * download is byte-for-byte what was streamed, delete removes record and file; an export whose data
  * source fails mid-stream is aborted (the client's download fails) and leaves nothing behind.
  */

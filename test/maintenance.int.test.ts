@@ -1,5 +1,5 @@
 /**
- * Admin maintenance (issue 5): clearing ClickHouse and reindexing from the stored originals brings
+ * Admin maintenance: clearing ClickHouse and reindexing from the stored originals brings
  * search back exactly; mass delete needs "DELETE ALL" (409 and nothing deleted otherwise) and then
  * removes every file, row, original, export and upload session; each call reports the spec's
  * deletion-result fields.

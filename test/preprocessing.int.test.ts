@@ -1,5 +1,5 @@
 /**
- * Export pre-processing on the Web of Science export with emails (issue 4): the preview's counts
+ * Export pre-processing on the Web of Science export with emails: the preview's counts
  * equal what the rule means when computed straight from the fixture (read here with SheetJS), and
  * the export with the rule has exactly that many rows, recorded in the history.
  */

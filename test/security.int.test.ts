@@ -1,5 +1,5 @@
 /**
- * Token checks (issue 5, Security tests): every kind of bad access token gets 401; a token whose
+ * Token checks (Security tests): every kind of bad access token gets 401; a token whose
  * permissions are absent, not a list, or not exactly `admin:view` gets 403 on admin routes. Tokens
  * are minted here with the dev identity provider's own signing key, so only the claim under test is
  * wrong.

@@ -1,5 +1,5 @@
 /**
- * Snapshots and restore (issue 5, Admin): a snapshot taken before a mass delete brings back exactly
+ * Snapshots and restore (Admin): a snapshot taken before a mass delete brings back exactly
  * that state — accounts, file records, originals, searchable rows, export history — checked by
  * counts, the search results, the stored files and a byte-for-byte export download; what was added
  * after the snapshot is gone; a second restore while one runs answers 409; the audit log keeps

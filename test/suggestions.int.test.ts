@@ -1,5 +1,5 @@
 /**
- * Column lists and suggestions (issue 4): columns of the chosen files, distinct values most
+ * Column lists and suggestions: columns of the chosen files, distinct values most
  * frequent first (GET and POST forms), authors suggestions from AUTHOR files, several columns at
  * once, values across columns, file names; other accounts' files never contribute.
  */

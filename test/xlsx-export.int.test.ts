@@ -1,5 +1,5 @@
 /**
- * The streaming xlsx writer behind XLSX exports (issue 4): rows from JavaScript and rows whose XML
+ * The streaming xlsx writer behind XLSX exports: rows from JavaScript and rows whose XML
  * the engine wrote give the same workbook; sheets fill up to their limit and continue on
  * `Results 2`, `Results 3`… with the header on each; the files read back the same with exceljs,
  * SheetJS and Sift's own reader, every value a string (never a formula), text kept exactly.

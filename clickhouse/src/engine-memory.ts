@@ -2,18 +2,10 @@
  * Memory allocator options of the embedded engine, set before chDB's library is loaded (its
  * jemalloc reads `JE_MALLOC_CONF` once, when it starts; an operator's own value is kept).
  *
- * The engine frees and reallocates large buffers at each part it writes. ClickHouse's jemalloc
- * defaults keep freed pages for 5 s (`dirty_decay_ms:5000`) and return them from the allocating
- * threads, so resident memory climbs through a long INSERT. A background purging thread with a 1 s
- * decay returns them sooner. Measured with `npm run bench` (one run each, this 2-core machine):
- *
- * | JE_MALLOC_CONF                     | 1M-row CSV ingest | 502 MB CSV ingest     |
- * |------------------------------------|-------------------|-----------------------|
- * | ClickHouse's (dirty_decay_ms:5000) | 5.98 s, 733 MB    | 11.8 s, 901 MB        |
- * | background thread, 1000 ms (this) | 6.64 s, 719 MB    | 12.7 s, 819 MB        |
- * | background thread, 250 ms          | 9.29 s, 646 MB    | 18.9 s, 738 MB        |
- *
- * (peak RSS). 250 ms saves more but costs a third of the ingest speed; 1 s keeps the speed.
+ * ClickHouse's defaults keep freed pages for 5 s and return them from the allocating threads, so
+ * resident memory climbs through a long INSERT; a background purging thread with a 1 s decay
+ * returns them sooner without slowing the ingest (a shorter decay does; README, "Measurements
+ * behind the settings").
  */
 export const ENGINE_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000';
 
@@ -32,21 +24,9 @@ export const ENGINE_PURGE_INTERVAL_MS = 100;
  *
  * Loading a file frees and reallocates the buffers of every part it writes and merges, and the
  * allocator keeps freed pages resident until they have aged (1 s, {@link ENGINE_MALLOC_CONF}), so
- * most of an ingest's resident memory is pages already freed. Measured on a 500 MB CSV (1.72M rows,
- * 10 columns, 9 text indexes) ingested with ingestFile in a fresh process (scratch probe of this
- * commit; peak RSS, private memory above the ~120 MB before the ingest, time):
- *
- * | allocator                               | runs | peak RSS   | private     | ingest     |
- * |-----------------------------------------|------|------------|-------------|------------|
- * | 1 s decay, no purge                     | 5    | 574–620 MB | +219–272 MB | 7.4–9.5 s  |
- * | the same, purged every 200 ms           | 3    | 510–555 MB | +160–203 MB | 8.6–9.6 s  |
- * | the same, purged every 100 ms (this)    | 8    | 464–517 MB | +116–166 MB | 8.6–9.9 s  |
- * | the same, purged every 50 or 25 ms      | 4    | 453–524 MB | +100–163 MB | 5.9–10.3 s |
- * | no decay (`dirty_decay_ms:0`), no purge | 1    | 428 MB     | +80 MB      | 11.5 s     |
- *
- * A decay of 0 frees the most but returns every page as it is freed, a third slower; fewer
- * allocator arenas, a threshold for huge allocations, one merge at a time, vertical merges or
- * smaller merge blocks each left the peak within the runs' spread (570–650 MB).
+ * most of an ingest's resident memory is pages already freed. Purging every 100 ms keeps that
+ * down at no cost in speed; a decay of 0 would free the most but slows the ingest by a third
+ * (README, "Measurements behind the settings").
  *
  * The first purge runs when the first piece of work starts; purges never overlap (a tick is
  * skipped while one runs). If the engine refuses a purge, purging stops for the process and

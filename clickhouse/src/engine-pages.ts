@@ -5,17 +5,13 @@ import { createRequire } from 'node:module';
  * The embedded engine's library (chDB's `libchdb.so`, ~540 MB of code and read-only data mapped
  * from disk) leaves a large part of itself resident once loaded: loading it runs the static
  * initialisers spread across all of ClickHouse, and the kernel maps each touched page with its
- * neighbours. Measured here (scratch probe, a fresh Node process, this 2-core machine): importing
- * chDB makes 137 MB of the library resident, opening a data directory and a first query 167 MB,
- * most of it code that never runs again. These are clean pages the kernel could drop under
+ * neighbours; most of what is resident is code that never runs again. These are clean pages the kernel could drop under
  * pressure, but until it must they count in the process's resident memory (RSS) and stay out of
  * other processes' reach.
  *
  * {@link releaseEngineCode} asks the kernel to reclaim them now (`madvise(MADV_PAGEOUT)` on the
  * library's read-only mappings, Linux 5.4+); the pages the engine still uses come back on their
- * next use, from disk. In the same probe the library's resident pages fell from ~200 MB to ~45 MB
- * (the whole process's file-backed pages, Node's own included), and after inserting and merging 1M
- * rows with text indexes stood at ~103 MB against ~211 MB without the release.
+ * next use, from disk (README, "Measurements behind the settings").
  *
  * The system call goes through koffi (a maintained FFI library with prebuilt binaries); where it is
  * missing, or the kernel refuses, the release reports why and changes nothing.

@@ -16,7 +16,7 @@ import { stringLiteral } from './sql.ts';
 
 /**
  * Connections to the embedded engine opened by default. One chDB connection runs one query at a
- * time (measured: two CPU-bound queries on one connection take twice as long as one; on two
+ * time (two CPU-bound queries on one connection take twice as long as one; on two
  * connections, as long as one), so with a single connection an ingest's INSERT or a long export
  * would hold up every other query of the process, sign-in included. Four lets an ingest, an export
  * and a search run while a fourth call (an account lookup, a progress poll) still gets through.
@@ -138,7 +138,7 @@ const PASSED_THROUGH =
  * each setting in `applied` (set by an earlier call on the connection) that this call does not set.
  * chDB's connection turns `clickhouse_settings` into `SET` statements too, but SET lasts for the
  * session: without the reset, the next query on that connection ran with the earlier call's
- * settings (measured: after a suggestion query's `max_rows_to_read` with `read_overflow_mode =
+ * settings (after a suggestion query's `max_rows_to_read` with `read_overflow_mode =
  * 'break'`, a count of 1,000 rows answered 10; after an export's `max_threads`, searches took
  * twice as long). Numbers and booleans are written as they are, anything else as a string literal.
  * Returns the parameters to send and the settings the connection holds after the call.

@@ -18,8 +18,8 @@ const COMPRESSION_LEVEL = 1;
  * `<row>` XML lines (rowXml, or the engine's RowsRepository.xlsxRows), deflated into the zip as
  * they come (ZipStreamWriter; the deflating runs on libuv's thread pool). Every value is an inline string,
  * never a formula. A sheet holds at most `rowsPerSheet` rows after its optional header row;
- * further rows go to `Results 2`, `Results 3`… Measured against exceljs's streaming writer (which
- * Sift used before) in `npm run bench:search`.
+ * further rows go to `Results 2`, `Results 3`… `npm run bench:search` compares it with exceljs's
+ * streaming writer, which Sift used before.
  *
  * Usage: `addRows` as often as needed (it waits while `out` is full), then `finish`; if `out`
  * fails or closes early, the pending and later calls reject with that error.

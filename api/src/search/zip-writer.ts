@@ -11,9 +11,8 @@ import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
  * 4 GB.
  *
  * Why not yazl, which wrote the exports before: it computes the CRC-32 in JavaScript on the main
- * thread (buffer-crc32, ~370 MB/s here against ~4,300 MB/s for zlib's `crc32`) and deflates in
- * zlib's default 16 KB pieces through four piped streams. On 228 MB of worksheet XML at level 1:
- * yazl 1.2–1.3 s, this writer's way 0.6–0.7 s (scratch probe, this 2-core machine).
+ * thread and deflates in zlib's default 16 KB pieces through four piped streams; this writer uses
+ * zlib's native `crc32` and larger pieces, and zips in about half the time.
  *
  * Usage: `startEntry`, `write` as often as needed (it waits while `out` is full), `endEntry`; or
  * `addBuffer`; then `finish`, which ends `out`. If `out` fails or closes early, the pending and

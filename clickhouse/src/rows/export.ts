@@ -12,21 +12,10 @@ import type { RowKey, RowQuery, RowsTable } from './types.ts';
 export type ExportQuery = RowQuery & { columns: string[]; metadata?: boolean };
 
 /**
- * Engine settings for writing a whole export: small blocks, two threads, sorting spilled to disk
- * past 100 MB, no parallel formatting. Measured writing 10M rows (10 columns) to a CSV file: defaults
- * 19.9 s and 1.9 GB peak RSS; these 11.6 s and 700 MB (of which ~250 MB is chDB itself).
- * `read_in_order_use_buffering` off: the read in key order merges one stream per part, and by
- * default each stream buffers chunks ahead of the merge. Measured on a 1M-row piece of the 10M-row
- * benchmark table (6 parts): +188 MB private memory with the buffering, +113 MB without; the API's
- * peak RSS over a full 10M-row CSV export fell from 910 to 583 MB, and the export took 19.8 s
- * instead of 23.2 s (scratch probes of this commit).
- *
- * Blocks of 1,024 rows: the read in key order holds several blocks of each part it merges. Measured
- * writing 4M rows (10 columns, 4 parts) to a CSV file, private memory above the start, two runs
- * each: blocks of 8,192 rows +104 MB in 1.9–2.1 s, 4,096 +70–73 MB, 2,048 +53–54 MB in 1.7–1.8 s,
- * 1,024 +44 MB in 1.8 s; the same read in no order +46 MB (scratch probe). The full 10M-row CSV
- * export of `npm run bench:search` (5 parts): API peak RSS 511–513 MB with 8,192, 504 MB with
- * 2,048, 494–500 MB with 1,024 rows, at 660–780k rows/s throughout.
+ * Engine settings for writing a whole export in bounded memory: two threads, sorting spilled to
+ * disk past 100 MB, no parallel formatting, and small blocks without read-ahead buffering, because
+ * the read in key order holds several blocks of every part it merges (README, "Measurements behind
+ * the settings").
  */
 const BOUNDED_EXPORT_SETTINGS = {
   max_threads: 2,
@@ -37,12 +26,9 @@ const BOUNDED_EXPORT_SETTINGS = {
 } as const;
 
 /**
- * An export written in one piece (at most a piece's rows): blocks of 8,192 rows and the CSV
- * formatted on parallel threads. Measured writing 1M rows (10 columns, 308 MB, 2 parts) to a CSV
- * file, two runs each (scratch probe): BOUNDED_EXPORT_SETTINGS 0.90–1.13M rows/s at +147–158 MB
- * private memory, these 1.57–1.62M rows/s at +188–190 MB, the engine's defaults 1.02–1.16M rows/s
- * at +531–543 MB. A larger export keeps the bounded settings piece by piece (its peak is what the
- * 10M-row export's figures measure).
+ * An export written in one piece (at most a piece's rows): larger blocks and the CSV formatted on
+ * parallel threads, faster for a little more memory. A larger export keeps the bounded settings
+ * piece by piece.
  */
 const ONE_PIECE_EXPORT_SETTINGS = {
   ...BOUNDED_EXPORT_SETTINGS,
@@ -200,11 +186,10 @@ export class RowExport {
   /**
    * The same CSV as {@link csv}, written by the embedded engine itself and appended to the file at
    * `path` (which the caller may have started with a BOM and a header row), streamed to disk by the
-   * engine (~1.2M rows/s here, against ~0.2M rows/s passing the text through JavaScript), in
-   * keyset-bounded pieces of `pieceRows` rows: after each piece it yields the rows written so far.
+   * engine (several times faster than passing the text through JavaScript), in keyset-bounded pieces of `pieceRows` rows: after each piece it yields the rows written so far.
    * Everything in the file up to its current size is final at any moment (the engine appends), so a
-   * caller can send it while the engine writes. One piece per million rows: smaller pieces cost
-   * ~30 % more engine time at 1M rows (each is its own query). Embedded chDB only.
+   * caller can send it while the engine writes. One piece per million rows: each piece is its own
+   * query, and smaller pieces cost noticeably more engine time. Embedded chDB only.
    *
    * `knownRows`: how many rows match, when the caller has counted them; at most `pieceRows` of them
    * are written in one query without looking for piece boundaries first (that look reads the

@@ -5,10 +5,8 @@ import { RAGGED_MARKER, type CsvFileLoad, type RowBatch, type RowsTable } from '
 /**
  * Engine settings that keep `INSERT … SELECT FROM file()` in bounded memory: one reading thread
  * with `pread` (the default mmap counts the whole file in the process's RSS), small parse blocks
- * and parts of at most 25k rows / 8 MB, so the text-index dictionaries built per part stay small.
- * Measured on a 1M-row, 305 MB CSV with 9 text indexes (scratch run of the same INSERT): defaults
- * 5.3 s and 1.8 GB peak RSS; these 4.4 s and 520 MB (of which ~250 MB is chDB itself); a 527 MB
- * CSV peaks at 620 MB.
+ * and parts of at most 25k rows / 8 MB, so the text-index dictionaries built per part stay small
+ * (a third of the defaults' peak memory, and no slower: README, "Measurements behind the settings").
  */
 const BOUNDED_LOAD_SETTINGS = {
   max_threads: 1,

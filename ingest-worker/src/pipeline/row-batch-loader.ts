@@ -9,9 +9,9 @@ export const INSERT_BATCH_ROWS = 20_000;
  * them in batches of INSERT_BATCH_ROWS, the next batch being parsed while one loads.
  *
  * With a `scratchDir` (embedded engine only) each batch is written there as a CSV file and loaded
- * with `INSERT … SELECT … FROM file()`: the engine spends ~40 % less CPU on it than on the same rows
- * sent as JSONCompactEachRow (200k rows, 10 columns, 9 text skip indexes: 2.6 s against 4.3 s of
- * CPU, JavaScript included), which matters on a 2-core machine where parsing has the other core.
+ * with `INSERT … SELECT … FROM file()`: the engine spends less CPU on it than on the same rows sent
+ * as JSONCompactEachRow, which matters on a 2-core machine where parsing has the other core
+ * (README, "Measurements behind the settings").
  * Rows are written to the batch file as they arrive (see add), so a batch is never held as cells.
  * Without one, or for rows with headers past the column guard, batches go through the client.
  */
@@ -78,8 +78,8 @@ export class RowBatchLoader {
   /**
    * Adds one row (cells aligned with the headers). Once the headers have columns, a row bound for a
    * batch file is turned into its CSV record at once and written out in pieces of RECORD_BYTES, so
-   * the rows of a batch are not kept: kept until the batch is full, 20,000 rows outlived the young
-   * generation and piled up in the old one (xlsx ingest peaked ~120 MB higher).
+   * the rows of a batch are not kept: kept until the batch is full, they outlived the young
+   * generation and piled up in the old one.
    */
   async add(rowNumber: number, cells: string[]): Promise<void> {
     if (!this.#batchRows) this.#firstRowNumber = rowNumber;

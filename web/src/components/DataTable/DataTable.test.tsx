@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderUi } from '../../test/render';
-import { DataTable, type DataColumn } from './DataTable';
+import { DataTable, type DataColumn, type DataTableSelection } from './DataTable';
 
 interface Fruit {
   id: string;
@@ -21,16 +21,24 @@ const columns: DataColumn<Fruit>[] = [
   { key: 'actions', header: 'Actions', hideHeader: true, render: (f) => <button>Eat {f.name}</button> },
 ];
 
+function FruitTable({ selection }: { selection?: DataTableSelection<Fruit> }) {
+  return (
+    <DataTable
+      caption="Fruit in stock"
+      columns={columns}
+      rows={fruits}
+      rowKey={(f) => f.id}
+      minWidth={400}
+      selection={selection}
+    />
+  );
+}
+
 function Selectable() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   return (
     <>
-      <DataTable
-        caption="Fruit in stock"
-        columns={columns}
-        rows={fruits}
-        rowKey={(f) => f.id}
-        minWidth={400}
+      <FruitTable
         selection={{
           selected,
           onChange: setSelected,
@@ -45,15 +53,7 @@ function Selectable() {
 
 describe('DataTable', () => {
   it('gives the table its caption, column headers and one row per item', () => {
-    renderUi(
-      <DataTable
-        caption="Fruit in stock"
-        columns={columns}
-        rows={fruits}
-        rowKey={(f) => f.id}
-        minWidth={400}
-      />,
-    );
+    renderUi(<FruitTable />);
     const table = screen.getByRole('table', { name: 'Fruit in stock' });
     expect(
       within(table)

@@ -12,19 +12,25 @@ async function throughBothConfirmations() {
   return screen.findByRole('textbox', { name: 'Type DELETE ALL to confirm' });
 }
 
+/** Renders an idle card; returns its callbacks. */
+function renderCard() {
+  const onConfirmed = vi.fn();
+  const onMismatch = vi.fn();
+  renderUi(
+    <MassDeleteCard
+      running={false}
+      blocked={false}
+      result={undefined}
+      onConfirmed={onConfirmed}
+      onMismatch={onMismatch}
+    />,
+  );
+  return { onConfirmed, onMismatch };
+}
+
 describe('MassDeleteCard', () => {
   it('runs only after two confirmations and the phrase typed exactly', async () => {
-    const onConfirmed = vi.fn();
-    const onMismatch = vi.fn();
-    renderUi(
-      <MassDeleteCard
-        running={false}
-        blocked={false}
-        result={undefined}
-        onConfirmed={onConfirmed}
-        onMismatch={onMismatch}
-      />,
-    );
+    const { onConfirmed, onMismatch } = renderCard();
     const input = await throughBothConfirmations();
     expect(onConfirmed).not.toHaveBeenCalled();
     await userEvent.type(input, 'DELETE ALL');
@@ -34,17 +40,7 @@ describe('MassDeleteCard', () => {
   });
 
   it('deletes nothing when the phrase differs, or when a confirmation is cancelled', async () => {
-    const onConfirmed = vi.fn();
-    const onMismatch = vi.fn();
-    renderUi(
-      <MassDeleteCard
-        running={false}
-        blocked={false}
-        result={undefined}
-        onConfirmed={onConfirmed}
-        onMismatch={onMismatch}
-      />,
-    );
+    const { onConfirmed, onMismatch } = renderCard();
     const input = await throughBothConfirmations();
     await userEvent.type(input, 'delete all');
     await userEvent.click(screen.getByRole('button', { name: 'Delete Everything' }));
