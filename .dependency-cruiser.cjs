@@ -79,10 +79,16 @@ module.exports = {
       '^web/src/(?!lib/)',
     ),
     never(
+      'web-ui-effects-are-generic',
+      'web/src/ui holds app-wide UI effects (toasts, saving a file): it imports only helpers.',
+      '^web/src/ui/',
+      '^web/src/(?!lib/|ui/)',
+    ),
+    never(
       'web-hooks-are-generic',
       'web/src/hooks holds generic React hooks.',
       '^web/src/hooks/',
-      '^web/src/(?!lib/|hooks/)',
+      '^web/src/(?!lib/|hooks/|ui/)',
     ),
     never(
       'web-http-is-generic',
@@ -94,7 +100,7 @@ module.exports = {
       'web-components-are-generic',
       'web/src/components holds UI any screen may use; feature UI lives in its feature.',
       '^web/src/components/',
-      '^web/src/(?!lib/|hooks/|components/|test/)',
+      '^web/src/(?!lib/|hooks/|ui/|components/|test/)',
     ),
     never(
       'web-auth-below-features',

@@ -17,7 +17,7 @@ import { usePublicConfig } from './publicConfig';
 import { queryKeys } from '../api/queryKeys';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { ServiceUnavailable } from '../components/ServiceUnavailable/ServiceUnavailable';
-import { notify } from '../lib/notify';
+import { notify } from '../ui/notify';
 import { permissionsFromToken } from './jwt';
 import { useAuthStore } from './store';
 import {

@@ -8,7 +8,7 @@ import { LoadError } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { Pager } from '../components/Pager/Pager';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
-import { notify } from '../lib/notify';
+import { notify } from '../ui/notify';
 import { pageCount } from '../lib/paging';
 import { useIdSet } from '../hooks/useIdSet';
 

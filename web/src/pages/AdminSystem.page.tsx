@@ -12,7 +12,7 @@ import {
   SEARCH_ENGINE_NAME,
   type MaintenanceAction,
 } from '../features/admin/maintenance';
-import { notify } from '../lib/notify';
+import { notify } from '../ui/notify';
 
 /** Spec section 8: the server's error field, else the message, else 'Unknown error'. */
 const reason = (error: unknown) =>

@@ -11,7 +11,7 @@ import { downloadExport, useDeleteExport, useExportHistory } from '../features/e
 import { queryPlaceholder } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { formatDate, formatTime, pluralCount } from '../lib/format';
-import { notify } from '../lib/notify';
+import { notify } from '../ui/notify';
 import { useDeleteFlow } from '../features/files/useDeleteFlow';
 import { useIdSet } from '../hooks/useIdSet';
 

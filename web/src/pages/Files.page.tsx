@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { queryPlaceholder } from '../components/LoadError/LoadError';
 import { PageHeader } from '../components/PageHeader/PageHeader';
 import { Pager } from '../components/Pager/Pager';
-import { notify } from '../lib/notify';
+import { notify } from '../ui/notify';
 import { clampPage, FILES_PAGE_SIZE, pageCount, pageSlice } from '../lib/paging';
 import { keepExisting } from '../lib/selection';
 import { FilesTable } from '../features/files/components/FilesTable/FilesTable';

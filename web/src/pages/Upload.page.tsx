@@ -22,7 +22,7 @@ import { UploadDropzone } from '../features/upload/components/UploadDropzone/Upl
 import { UploadSessionDetail } from '../features/upload/components/UploadSessionDetail/UploadSessionDetail';
 import { UploadSessionList } from '../features/upload/components/UploadSessionList/UploadSessionList';
 import { formatBytes, validateDroppedFiles, validateSelectedFiles } from '../features/upload/fileValidation';
-import { notify } from '../lib/notify';
+import { notify } from '../ui/notify';
 import type { UploadRunResult } from '../features/upload/uploadRun';
 import { nextInRotation } from '../features/upload/uploadSessions';
 import { useUploadStore, type UploadInFlight } from '../features/upload/store';

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ExportHistoryEntry, type ExportRequest } from '@sift/shared/contracts';
 import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
 import { mutationKeys, queryKeys } from '../../api/queryKeys';
-import { saveBlob } from '../../lib/download';
+import { saveBlob } from '../../ui/download';
 import { exportDownloadName, type ExportFormat } from './exportFilename';
 
 export interface ExportVariables {

@@ -3,7 +3,7 @@ import type { PreprocessingPreview, PreprocessingRule, SearchResponse } from '@s
 import { apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
 import { useExport, type ExportVariables } from './api';
 import { normalizeCustomFilename, type ExportFormat } from './exportFilename';
-import { notify } from '../../lib/notify';
+import { notify } from '../../ui/notify';
 
 /**
  * The Export Results flow shared by the Search and Authors screens: the dialog's open state, the

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog/ConfirmDialog';
-import { notify } from '../../lib/notify';
+import { notify } from '../../ui/notify';
 import { useIdSet, type IdSet } from '../../hooks/useIdSet';
 
 export interface DeleteFlowOptions<T extends { id: string }> {

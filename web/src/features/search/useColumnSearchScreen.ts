@@ -7,7 +7,7 @@ import { useScreenSearchState } from './store';
 import type { SuggestionSource } from '../../api/queryKeys';
 import { visibleColumns } from './columns';
 import { datedFilename } from '../export/exportFilename';
-import { notify } from '../../lib/notify';
+import { notify } from '../../ui/notify';
 import { searchableFiles } from './search';
 import { useColumnSearchForm } from './useColumnSearchForm';
 import { useMinimumDuration } from '../../hooks/useMinimumDuration';

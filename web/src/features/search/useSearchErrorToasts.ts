@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { notify } from '../../lib/notify';
+import { notify } from '../../ui/notify';
 
 /** Toasts each new search failure once (spec section 8): a first page or a later page. */
 export function useSearchErrorToasts(query: { isError: boolean; errorUpdatedAt: number }, page: number) {

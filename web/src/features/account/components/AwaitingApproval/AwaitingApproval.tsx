@@ -1,5 +1,5 @@
 import { Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notify } from '../../../../lib/notify';
+import { notify } from '../../../../ui/notify';
 
 export interface AwaitingApprovalPageProps {
   onRecheck: () => Promise<{ isError: boolean }>;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Fieldset, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
 import type { PreprocessingPreview, PreprocessingRule } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
-import { notify } from '../../../../lib/notify';
+import { notify } from '../../../../ui/notify';
 import { rulesProblem, toRequestRules, type RuleDraft } from '../../preprocessing';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
 import { PreprocessingRules } from './PreprocessingRules';

@@ -22,7 +22,7 @@ import {
   type FileFilterMode,
 } from '../../fileFilter';
 import { formatDateTime } from '../../../../lib/format';
-import { notify } from '../../../../lib/notify';
+import { notify } from '../../../../ui/notify';
 
 export interface FileFilterControlProps {
   /** The files that can be chosen (the searchable GENERAL files). */

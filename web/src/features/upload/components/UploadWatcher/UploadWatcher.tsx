@@ -4,7 +4,7 @@ import type { UploadSessionSummary } from '@sift/shared/contracts';
 import { isApiError } from '../../../../api/client';
 import { uploadSessionSummaryQuery, useActiveUploadSessions } from '../../api';
 import { queryKeys } from '../../../../api/queryKeys';
-import { notify } from '../../../../lib/notify';
+import { notify } from '../../../../ui/notify';
 import {
   UPLOAD_COMPLETE_MESSAGE,
   completionOutcome,
