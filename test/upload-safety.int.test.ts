@@ -147,4 +147,28 @@ describe('accepted uploads', () => {
     expect((await user.waitForIngest(uploaded[0]!.id)).status).toBe('PROCESSED');
     expect(existsSync(path.join(blobDir, uploaded[1]!.filename))).toBe(false);
   });
+
+  it('fails a workbook with a cell past column XFD beside a good file, and goes on answering', async () => {
+    const zip = await workbookZip();
+    const sheetPath = Object.keys(zip.files).find((f) => /worksheets\/sheet1\.xml$/.test(f))!;
+    const xml = await zip.file(sheetPath)!.async('string');
+    zip.file(
+      sheetPath,
+      xml.replace(
+        '</sheetData>',
+        '<row r="2"><c r="ZZZZZZZ2" t="inlineStr"><is><t>x</t></is></c></row></sheetData>',
+      ),
+    );
+    const uploaded = await user.upload([
+      { name: 'hostile.xlsx', bytes: await bytes(zip) },
+      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
+    ]);
+    const hostile = await user.waitForIngest(uploaded[0]!.id);
+    expect(hostile.status).toBe('FAILED');
+    expect(hostile.errorMessage).toBe(
+      `"hostile.xlsx" was refused: its sheet "Sheet1" has a cell ZZZZZZZ2 past Excel's last column XFD (16,384 columns).`,
+    );
+    expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
+    expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);
+  });
 });

@@ -17,6 +17,8 @@ export interface WorkerConfig {
   queuePrefix: string;
   /** Ingest job lock, in ms: a job whose worker died is picked up again after this long. */
   ingestLockMs: number;
+  /** Times an ingest job may stall and be taken up again before its file fails (see IngestWorkerOptions.maxStalls). */
+  ingestMaxStalls: number;
   /** Pieces the embedded engine loads a CSV body in, in bytes (progress granularity). */
   csvChunkBytes: number;
   /** Who parses CSV (see IngestDeps.csvLoader); `engine` unless a test needs another path. */
@@ -27,6 +29,7 @@ export interface WorkerConfig {
 export const WORKER_DEFAULTS = {
   queuePrefix: 'sift',
   ingestLockMs: 30_000,
+  ingestMaxStalls: 1,
   csvChunkBytes: 32 * 1024 * 1024,
   csvLoader: 'engine',
 } as const satisfies Partial<WorkerConfig>;

@@ -59,6 +59,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     tracker,
     log,
     lockDurationMs: config.ingestLockMs,
+    maxStalls: config.ingestMaxStalls,
     csvChunkBytes: config.csvChunkBytes,
     csvLoader: config.csvLoader,
   });

@@ -3,6 +3,7 @@ import {
   INGEST_JOB_SCHEMAS,
   INGEST_QUEUE,
   type IngestJob,
+  type IngestFilePayload,
   type IngestJobName,
   type IngestProgress,
 } from '@sift/shared/jobs';
@@ -23,11 +24,38 @@ export interface IngestWorkerOptions extends IngestDeps {
   /** Upload tracking to keep current (jobs with a sessionId). */
   tracker: UploadTracker;
   /**
+   * Times a job may stall (its worker died or hung) and be taken up again before it fails for good
+   * (BullMQ `maxStalledCount`). Default 1.
+   */
+  maxStalls?: number;
+  /**
    * How long a job's lock lasts without renewal, in ms (BullMQ `lockDuration`; the stalled-job check
    * runs at the same interval). A worker that dies mid-file loses its lock after this long and the
    * job is picked up again, from scratch. Default 30,000.
    */
   lockDurationMs?: number;
+}
+
+/** Why a file failed whose processing stopped every time it was tried (see maxStalls). */
+export const STALLED_MESSAGE =
+  'Processing this file stopped unexpectedly each time it was tried; it may be too large or malformed. Check that it opens in Excel, save it again and re-upload it.';
+
+/** Marks the file FAILED with `message` (and its upload session's entry) unless it has ended already. */
+async function failIfProcessing(
+  options: Pick<IngestWorkerOptions, 'storage' | 'tracker'>,
+  payload: IngestFilePayload,
+  message: string,
+): Promise<void> {
+  const file = await options.storage.files.get(payload.fileId, payload.ownerId);
+  if (file?.status !== 'PROCESSING') return;
+  await failFile(options.storage, payload, message);
+  if (payload.sessionId) {
+    await options.tracker.updateFile(payload.sessionId, payload.fileId, {
+      status: 'FAILED',
+      errorMessage: message,
+      stageDescription: 'Failed',
+    });
+  }
 }
 
 /** Overall percent from stage n of m and the stage's percent; 100 is kept for "searchable". */
@@ -122,12 +150,22 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
       concurrency: options.concurrency ?? 2,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.lockDurationMs ?? 30_000,
+      maxStalledCount: options.maxStalls ?? 1,
     },
   );
   worker.on('error', (e) => log('Ingest worker error', e));
   worker.on('failed', (job, e) => {
-    if (job && !(e instanceof UnrecoverableError))
-      log(`Ingest of file ${String(job.data?.fileId)} failed`, e);
+    if (!job) return;
+    if (!(e instanceof UnrecoverableError)) log(`Ingest of file ${String(job.data?.fileId)} failed`, e);
+    const final = e instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const payload = INGEST_JOB_SCHEMAS['ingest-file'].safeParse(job.data);
+    // A job that failed without its handler running (it stalled too often: its worker died or hung
+    // on the file each time) must still leave its file FAILED with a reason.
+    if (final && payload.success) {
+      failIfProcessing(options, payload.data, STALLED_MESSAGE).catch((error: unknown) =>
+        log(`Could not mark file ${payload.data.fileId} as failed`, error),
+      );
+    }
   });
   return worker;
 }

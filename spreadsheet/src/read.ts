@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { readCsv } from './csv.ts';
 import { InvalidFileError } from './errors.ts';
+import { LimitError } from './limits.ts';
 import type { SpreadsheetFormat } from './format.ts';
 import type { ParsedRow, ReadProgress } from './types.ts';
 import { validateSpreadsheet } from './validate.ts';
@@ -30,6 +31,8 @@ export async function* readSpreadsheet(
     yield* source;
   } catch (e) {
     if (e instanceof InvalidFileError) throw e;
+    if (e instanceof LimitError)
+      throw new InvalidFileError(`"${originalName}" was refused: ${e.message}.`, 'unsafe');
     const detail = e instanceof Error ? e.message : String(e);
     const what = format === 'csv' ? 'a CSV file' : `an Excel workbook (.${format})`;
     throw new InvalidFileError(

@@ -1,4 +1,7 @@
+import { stat } from 'node:fs/promises';
+import { InvalidFileError } from './errors.ts';
 import { detectFormat, type SpreadsheetFormat } from './format.ts';
+import { count, SHEET_LIMITS } from './limits.ts';
 import { scanXlsx } from './zip-scan.ts';
 
 /**
@@ -12,5 +15,11 @@ export async function validateSpreadsheet(
 ): Promise<SpreadsheetFormat> {
   const format = await detectFormat(filePath, originalName);
   if (format === 'xlsx') await scanXlsx(filePath, originalName);
+  if (format === 'xls' && (await stat(filePath)).size > SHEET_LIMITS.maxXlsBytes) {
+    throw new InvalidFileError(
+      `"${originalName}" was refused: a legacy .xls workbook may be at most ${count(SHEET_LIMITS.maxXlsBytes / 2 ** 20)} MB. Save it as .xlsx in Excel and upload that instead.`,
+      'unsafe',
+    );
+  }
   return format;
 }

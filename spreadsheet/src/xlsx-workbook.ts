@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import { SSF } from '@e965/xlsx';
 import type { Entry, ZipFile } from 'yauzl';
+import { count, LimitError, SHEET_LIMITS } from './limits.ts';
 import { XmlScanner, type XmlHandlers } from './xml-scanner.ts';
 import { openEntry } from './zip-scan.ts';
 
@@ -114,15 +115,27 @@ function resolvePart(baseDir: string, target: string): string {
 async function readSharedStrings(zip: ZipFile, entry: Entry): Promise<string[]> {
   const strings: string[] = [];
   const text = new RunText();
+  let chars = 0;
   await parseXml(await openEntry(zip, entry), {
     open(name) {
       if (local(name) === 'si') text.start();
       else text.open(local(name));
     },
-    text: (t) => text.text(t),
+    text: (t) => {
+      chars += t.length;
+      if (chars > SHEET_LIMITS.maxSharedStringChars) {
+        throw new LimitError(
+          `its shared strings hold more than ${count(SHEET_LIMITS.maxSharedStringChars)} characters together`,
+        );
+      }
+      text.text(t);
+    },
     close(name) {
-      if (local(name) === 'si') strings.push(text.end());
-      else text.close(local(name));
+      if (local(name) !== 'si') return text.close(local(name));
+      if (strings.length >= SHEET_LIMITS.maxSharedStrings) {
+        throw new LimitError(`it has more than ${count(SHEET_LIMITS.maxSharedStrings)} shared strings`);
+      }
+      strings.push(text.end());
     },
   });
   return strings;

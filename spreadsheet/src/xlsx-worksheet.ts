@@ -3,6 +3,7 @@ import type { ParsedRow } from './types.ts';
 import { cellText } from './cell-text.ts';
 import { shownText } from './number-format.ts';
 import { XmlScanner, type XmlAttributes } from './xml-scanner.ts';
+import { count, LimitError, SHEET_LIMITS } from './limits.ts';
 import { local, RunText, type WorkbookParts } from './xlsx-workbook.ts';
 
 /**
@@ -61,6 +62,11 @@ export class WorksheetRows {
       case 'row': {
         const r = Number(attributes.get('r'));
         this.#rowNumber = Number.isInteger(r) && r > 0 ? r : this.#rowNumber + 1;
+        if (this.#rowNumber > SHEET_LIMITS.maxRows) {
+          throw new LimitError(
+            `its sheet "${this.sheet}" has a row ${count(this.#rowNumber)}, past Excel's last row ${count(SHEET_LIMITS.maxRows)}`,
+          );
+        }
         this.#cells = [];
         this.#column = 0;
         break;
@@ -68,6 +74,11 @@ export class WorksheetRows {
       case 'c': {
         const ref = attributes.get('r');
         this.#column = ref ? columnOf(ref) : this.#column + 1;
+        if (this.#column > SHEET_LIMITS.maxColumns) {
+          throw new LimitError(
+            `its sheet "${this.sheet}" has a cell ${ref ?? `in column ${count(this.#column)}`} past Excel's last column XFD (${count(SHEET_LIMITS.maxColumns)} columns)`,
+          );
+        }
         this.#type = attributes.get('t') ?? '';
         const style = attributes.get('s');
         this.#style = style ? Number(style) : 0;
@@ -98,6 +109,11 @@ export class WorksheetRows {
         break;
       case 'c': {
         const text = this.#cellText();
+        if (text.length > SHEET_LIMITS.maxCellChars) {
+          throw new LimitError(
+            `a cell of its sheet "${this.sheet}" (row ${count(this.#rowNumber)}) holds ${count(text.length)} characters, more than the ${count(SHEET_LIMITS.maxCellChars)} Excel allows in a cell`,
+          );
+        }
         if (text !== '') {
           for (let i = this.#cells.length; i < this.#column - 1; i++) this.#cells.push('');
           this.#cells[this.#column - 1] = text;
@@ -161,10 +177,13 @@ function serialToDate(serial: number, date1904: boolean): Date {
   return new Date(Math.round((serial - 25569 + (date1904 ? 1462 : 0)) * 86_400_000));
 }
 
-/** The 1-based column of a cell reference (`C7` → 3, `XFD1` → 16384). */
+/**
+ * The 1-based column of a cell reference (`C7` → 3, `XFD1` → 16384). Stops counting once past
+ * Excel's last column, so a reference of any length gives a number just above it.
+ */
 export function columnOf(ref: string): number {
   let column = 0;
-  for (let i = 0; i < ref.length; i++) {
+  for (let i = 0; i < ref.length && column <= SHEET_LIMITS.maxColumns; i++) {
     const c = ref.charCodeAt(i);
     if (c >= 65 && c <= 90) column = column * 26 + (c - 64);
     else if (c >= 97 && c <= 122) column = column * 26 + (c - 96);

@@ -11,6 +11,11 @@ export const ZIP_LIMITS = {
   maxUncompressedBytes: 8 * 1024 ** 3,
   /** Uncompressed ÷ compressed over the whole archive; spreadsheet XML compresses ~5–30×, zip bombs 1000×+. */
   maxRatio: 200,
+  /**
+   * The same ratio for each part larger than `partRatioFromBytes` uncompressed, so a bomb cannot
+   * hide in one part behind others that do not compress (random padding).
+   */
+  partRatioFromBytes: 16 * 2 ** 20,
   /** Bytes of each XML part read looking for a DOCTYPE (it must come before the root element). */
   prologBytes: 64 * 1024,
 };
@@ -132,6 +137,17 @@ export async function scanXlsx(filePath: string, originalName: string): Promise<
     ) {
       throw new InvalidFileError(
         `"${originalName}" was refused: it would expand to ${Math.round(uncompressed / 1024 ** 2)} MB, too much for its size (a possible zip bomb).`,
+        'unsafe',
+      );
+    }
+    const bomb = entries.find(
+      (e) =>
+        e.uncompressedSize > ZIP_LIMITS.partRatioFromBytes &&
+        e.uncompressedSize > ZIP_LIMITS.maxRatio * Math.max(e.compressedSize, 1),
+    );
+    if (bomb) {
+      throw new InvalidFileError(
+        `"${originalName}" was refused: its part ${bomb.fileName} would expand to ${Math.round(bomb.uncompressedSize / 1024 ** 2)} MB, too much for its size (a possible zip bomb).`,
         'unsafe',
       );
     }

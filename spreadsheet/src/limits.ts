@@ -1,0 +1,31 @@
+/**
+ * What Sift reads from one uploaded spreadsheet. Where Excel has a limit Sift keeps it, so a file
+ * that claims more than Excel can hold (a cell at column XFE, a 100 MB cell) is refused with a
+ * message instead of costing the process its memory; the other limits bound what is held in memory
+ * while a file is read. The README's security section lists them.
+ */
+export const SHEET_LIMITS = {
+  /** Excel's last row. */
+  maxRows: 1_048_576,
+  /** Excel's last column (XFD). */
+  maxColumns: 16_384,
+  /** Characters a cell may hold (Excel's limit). */
+  maxCellChars: 32_767,
+  /** Shared strings of one workbook: they are held in memory while its sheets are read. */
+  maxSharedStrings: 16_000_000,
+  /** Characters of all shared strings together. */
+  maxSharedStringChars: 256 * 2 ** 20,
+  /** Legacy .xls is read whole into memory (SheetJS), so its size is capped well below uploads'. */
+  maxXlsBytes: 100 * 2 ** 20,
+} as const;
+
+/**
+ * A file that passes what Sift reads (SHEET_LIMITS, ZIP_LIMITS). `message` completes the sentence
+ * '"file" was refused: …' (readSpreadsheet turns it into InvalidFileError, kind `unsafe`).
+ */
+export class LimitError extends Error {
+  override readonly name = 'LimitError';
+}
+
+/** Thousands separated, for messages (`1,048,576`). */
+export const count = (n: number) => n.toLocaleString('en-US');
