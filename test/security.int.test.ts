@@ -32,7 +32,7 @@ afterAll(async () => {
 const now = () => Math.floor(Date.now() / 1000);
 
 /** A token signed with the IdP's key: valid unless `claims` overrides make it otherwise. */
-async function mint(claims: Record<string, unknown> = {}): Promise<string> {
+async function mint(claims: Record<string, unknown> = {}, typ?: string): Promise<string> {
   const key = await importJWK(jwk, 'RS256');
   return new SignJWT({
     iss: issuer,
@@ -45,7 +45,7 @@ async function mint(claims: Record<string, unknown> = {}): Promise<string> {
     permissions: [],
     ...claims,
   })
-    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid, ...(typ ? { typ } : {}) })
     .sign(key);
 }
 
@@ -73,12 +73,27 @@ describe('access tokens', () => {
       ['wrong audience', await mint({ aud: 'someone-else' })],
       ['wrong issuer', await mint({ iss: 'https://evil.example/idp' })],
       ['no subject', await mint({ sub: undefined })],
+      ['no expiry', await mint({ exp: undefined })],
+      ['issued in the future', await mint({ iat: now() + 3600 })],
+      ['an ID token, not an access token', await mint({}, 'id+jwt')],
     ];
     for (const [name, token] of cases) {
       const res = await call('/accounts/me', token);
       expect(res.status, name).toBe(401);
       expect(((await res.json()) as { code: string }).code, name).toMatch(/TOKEN|AUTH|UNAUTHORIZED/);
     }
+  });
+
+  it("accepts a token typed as a JWT access token (RFC 9068), as the dev identity provider's are", async () => {
+    expect((await call('/accounts/me', await mint({}, 'at+jwt'))).status).toBe(200);
+  });
+
+  it('answers 401 with a Bearer challenge (RFC 6750), naming a token that is not valid', async () => {
+    expect((await call('/accounts/me')).headers.get('www-authenticate')).toBe('Bearer realm="sift"');
+    const expired = await call('/accounts/me', await mint({ exp: now() - 120, iat: now() - 600 }));
+    expect(expired.headers.get('www-authenticate')).toBe(
+      'Bearer realm="sift", error="invalid_token", error_description="Your session has expired. Please sign in again."',
+    );
   });
 
   it('refuses alg none and HMAC signed with the public key with 401', async () => {
@@ -166,5 +181,30 @@ describe('HTTP hardening', () => {
       await limited.close();
       await proxied.close();
     }
+  });
+
+  it('answers a multipart body it cannot read with 400, not 500', async () => {
+    const token = await mint({ sub: 'multipart-user', permissions: ['admin:view'], email: 'mp@example.org' });
+    const onboard = await fetch(`${sift.url}/api/accounts/onboard`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: 'Multi', lastName: 'Part' }),
+    });
+    expect(onboard.status).toBe(200);
+    const upload = (contentType: string, body: string) =>
+      fetch(`${sift.url}/api/file/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+        body,
+      });
+    const noBoundary = await upload('multipart/form-data', 'whatever');
+    expect(noBoundary.status).toBe(400);
+    expect(((await noBoundary.json()) as { code: string }).code).toBe('MALFORMED_UPLOAD');
+    const cutShort = await upload(
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nName\nAda\n',
+    );
+    expect(cutShort.status).toBe(400);
+    expect(((await cutShort.json()) as { error: string }).error).toMatch(/^The upload could not be read \(/);
   });
 });

@@ -55,6 +55,12 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
     } else if (err instanceof multer.MulterError) {
       status = err.code === 'LIMIT_FILE_SIZE' ? 413 : 400;
       body = { error: `Upload rejected: ${err.message}.`, code: err.code };
+    } else if (malformedMultipart(err)) {
+      status = 400;
+      body = {
+        error: `The upload could not be read (${(err as Error).message}). Send the files as multipart/form-data.`,
+        code: 'MALFORMED_UPLOAD',
+      };
     } else if (bodyParserError(err) === 'entity.parse.failed') {
       status = 400;
       body = { error: 'The request body is not valid JSON.', code: 'INVALID_JSON' };
@@ -68,8 +74,27 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
       res.destroy();
       return;
     }
+    if (status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(body));
     res.status(status).json(body);
   };
+}
+
+/**
+ * RFC 6750's challenge for a 401: without a token, the bare scheme and realm; with a token that is
+ * not valid, `error="invalid_token"` and a description.
+ */
+function bearerChallenge(body: ErrorBody): string {
+  if (body.code === 'UNAUTHORIZED') return 'Bearer realm="sift"';
+  const description = body.error.replace(/["\\]/g, '');
+  return `Bearer realm="sift", error="invalid_token", error_description="${description}"`;
+}
+
+/** The multipart parser's (busboy's) error for a body it cannot read: no boundary, cut short, a bad part header. */
+function malformedMultipart(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed part header)/.test(err.message)
+  );
 }
 
 /** The body parser's error type (`entity.parse.failed`, `entity.too.large`, …), or null. */

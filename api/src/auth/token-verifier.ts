@@ -4,6 +4,15 @@ import { UnauthorizedError } from '../errors.ts';
 /** Asymmetric algorithms only: no `none`, no HMAC (whose "key" would be public). */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
+/** Seconds a token's times may be off from this server's clock. */
+const CLOCK_TOLERANCE_S = 30;
+
+/**
+ * Header `typ` values of an access token, when the issuer sets one: a plain JWT, or RFC 9068's JWT
+ * access token; an ID token or logout token (other `typ`s) is refused.
+ */
+const ACCESS_TOKEN_TYPES = new Set(['jwt', 'at+jwt', 'application/at+jwt']);
+
 interface Discovery {
   issuer: string;
   jwks_uri: string;
@@ -28,7 +37,8 @@ export interface TokenVerifierOptions {
 /**
  * Verifies OIDC access tokens (JWT) against any standards-compliant issuer: discovery at
  * `${issuer}/.well-known/openid-configuration`, keys from its `jwks_uri` (cached and refreshed by
- * jose), `iss`, `aud` and an asymmetric-algorithm allowlist checked, 30 s clock tolerance.
+ * jose), `iss`, `aud` and an asymmetric-algorithm allowlist checked, `exp` required, `iat` not in
+ * the future, the header's `typ` (when set) that of an access token, 30 s clock tolerance.
  */
 export class TokenVerifier {
   #discovery: Promise<Discovery> | null = null;
@@ -54,13 +64,20 @@ export class TokenVerifier {
     const meta = await this.discovery();
     this.#jwks ??= createRemoteJWKSet(new URL(meta.jwks_uri));
     try {
-      const { payload } = await jwtVerify(token, this.#jwks, {
+      const { payload, protectedHeader } = await jwtVerify(token, this.#jwks, {
         issuer: meta.issuer,
         audience: this.options.audience,
         algorithms: ALGORITHMS,
-        clockTolerance: 30,
+        clockTolerance: CLOCK_TOLERANCE_S,
+        requiredClaims: ['exp'],
       });
       if (!payload.sub) throw new UnauthorizedError('The access token has no subject.', 'INVALID_TOKEN');
+      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_S) {
+        throw new UnauthorizedError('The access token is not valid.', 'INVALID_TOKEN');
+      }
+      if (protectedHeader.typ !== undefined && !ACCESS_TOKEN_TYPES.has(protectedHeader.typ.toLowerCase())) {
+        throw new UnauthorizedError('The token is not an access token.', 'INVALID_TOKEN');
+      }
       const raw = payload[this.options.permissionsClaim];
       const permissions = Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string') : [];
       return { sub: payload.sub, claims: payload, permissions, token };
