@@ -115,6 +115,20 @@ it('updates an account and says what was wrong with a bad body', async () => {
   ).toBe(404);
 });
 
+it('refuses to let an administrator deactivate their own account', async () => {
+  const res = await admin.fetch(`/admin/accounts/${adminId}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: '{"active":false}',
+  });
+  expect(res.status).toBe(409);
+  expect(await res.json()).toEqual({
+    error: 'You cannot deactivate your own account: ask another administrator.',
+    code: 'SELF_DEACTIVATE',
+  });
+  expect((await admin.json<{ active: boolean }>('/accounts/me')).active).toBe(true);
+});
+
 it('counts an account’s data and the system’s, then deletes the account with all it owns', async () => {
   const cal = users.cal!.client;
   const [uploaded] = await cal.upload([

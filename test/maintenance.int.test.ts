@@ -36,6 +36,7 @@ afterAll(async () => {
   await sift?.close();
 });
 
+const CONFIRMED = { headers: { 'x-confirm': 'DELETE ALL' } };
 const maintain = (p: string, init: RequestInit = {}) =>
   admin.fetch(`/admin/${p}`, { method: 'DELETE', ...init });
 
@@ -47,7 +48,21 @@ it('clears ClickHouse, then reindexes from the originals to exactly the same sea
   expect(before.authors.total).toBeGreaterThan(0);
   const stats = await admin.json<SystemStats>('/admin/system/stats');
 
-  const cleared = (await (await maintain('clear-clickhouse')).json()) as DeletionResult;
+  // Every destructive call needs the confirmation text; without it nothing changes.
+  for (const call of [
+    'clear-clickhouse',
+    'delete-files',
+    'delete-file-data',
+    'delete-export-history',
+    'clear-upload-tracking',
+  ]) {
+    const refused = await maintain(call);
+    expect(refused.status, call).toBe(409);
+    expect(((await refused.json()) as { code: string }).code, call).toBe('CONFIRMATION_REQUIRED');
+  }
+  expect(await snapshot()).toEqual(before);
+
+  const cleared = (await (await maintain('clear-clickhouse', CONFIRMED)).json()) as DeletionResult;
   expect(cleared).toMatchObject({
     fileDataRecordsDeleted: stats.rows,
     clickHouseCollectionsCleared: 1,

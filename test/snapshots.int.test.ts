@@ -92,7 +92,7 @@ it('restores exactly the state of a snapshot taken before a mass delete', async 
   const restore = () =>
     admin.fetch('/admin/restore/execute', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
       body: JSON.stringify({ snapshotId: snapshot.id }),
     });
   const answers = await Promise.all([restore(), restore()]);
@@ -127,13 +127,19 @@ it('answers 404 for an unknown snapshot, 400 without one, and 403 to non-adminis
   const post = (client: ApiClient, body: unknown) =>
     client.fetch('/admin/restore/execute', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
       body: JSON.stringify(body),
     });
   expect((await post(admin, { snapshotId: '2020-01-01T00-00-00-000Z-abcdef' })).status).toBe(404);
   expect((await post(admin, { snapshotId: '../../etc' })).status).toBe(404);
   expect((await post(admin, {})).status).toBe(400);
   expect((await post(user, { snapshotId: 'x' })).status).toBe(403);
+  const unconfirmed = await admin.fetch('/admin/restore/execute', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ snapshotId: 'x' }),
+  });
+  expect(unconfirmed.status).toBe(409);
   expect((await user.fetch('/admin/restore/snapshots')).status).toBe(403);
   expect((await admin.json<Account>('/accounts/me')).email).toBe('admin@example.com');
 });

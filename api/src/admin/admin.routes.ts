@@ -27,6 +27,25 @@ const pageSchema = z.object({
 });
 
 /**
+ * Lets a destructive, installation-wide call through only with the confirmation text
+ * MASS_DELETE_CONFIRMATION (body `confirmation` or header `X-Confirm`); 409 otherwise, before
+ * anything is changed. `what` starts the message ('Mass deletion needs …').
+ */
+function confirmed(what: string): RequestHandler {
+  return (req, _res, next) => {
+    const body = (req.body ?? {}) as { confirmation?: unknown };
+    const confirmation = typeof body.confirmation === 'string' ? body.confirmation : req.get('x-confirm');
+    if (confirmation !== MASS_DELETE_CONFIRMATION) {
+      throw new ConflictError(
+        `${what} needs the confirmation text ${MASS_DELETE_CONFIRMATION} (body "confirmation" or header X-Confirm). Nothing was changed.`,
+        'CONFIRMATION_REQUIRED',
+      );
+    }
+    next();
+  };
+}
+
+/**
  * `/api/admin/*`, all behind `admin:view`: a caller without it gets 403, and the attempt is logged
  * and written to the audit log. Changes are audited too (`GET /api/admin/audit`).
  */
@@ -81,7 +100,7 @@ export function adminRoutes(
     await admin.audit(accountOf(res), 'snapshot.delete', String(req.params.id), {});
     res.status(204).end();
   });
-  router.post('/restore/execute', async (req, res) => {
+  router.post('/restore/execute', confirmed('Restoring a snapshot'), async (req, res) => {
     const { snapshotId } = parseBody(restoreRequestSchema, req.body);
     const result = await snapshots.restore(snapshotId);
     await admin.audit(accountOf(res), 'snapshot.restore', snapshotId, { ...result });
@@ -105,26 +124,36 @@ export function adminRoutes(
       await admin.audit(accountOf(res), action, '', { ...result });
       res.json(result satisfies DeletionResult);
     };
-  router.delete('/mass-delete-all-files', async (req, res, next) => {
-    const body = (req.body ?? {}) as { confirmation?: unknown };
-    const confirmation = typeof body.confirmation === 'string' ? body.confirmation : req.get('x-confirm');
-    if (confirmation !== MASS_DELETE_CONFIRMATION) {
-      throw new ConflictError(
-        `Mass deletion needs the confirmation text ${MASS_DELETE_CONFIRMATION} (body "confirmation" or header X-Confirm). Nothing was deleted.`,
-        'CONFIRMATION_REQUIRED',
-      );
-    }
-    await maintain('maintenance.mass-delete-all-files', { files: true, exports: true, tracking: true })(
-      req,
-      res,
-      next,
-    );
-  });
-  router.delete('/delete-files', maintain('maintenance.delete-files', { files: true }));
-  router.delete('/delete-file-data', maintain('maintenance.delete-file-data', { rows: true }));
-  router.delete('/delete-export-history', maintain('maintenance.delete-export-history', { exports: true }));
-  router.delete('/clear-clickhouse', maintain('maintenance.clear-clickhouse', { rows: true }));
-  router.delete('/clear-upload-tracking', maintain('maintenance.clear-upload-tracking', { tracking: true }));
+  router.delete(
+    '/mass-delete-all-files',
+    confirmed('Mass deletion'),
+    maintain('maintenance.mass-delete-all-files', { files: true, exports: true, tracking: true }),
+  );
+  router.delete(
+    '/delete-files',
+    confirmed('Deleting every file'),
+    maintain('maintenance.delete-files', { files: true }),
+  );
+  router.delete(
+    '/delete-file-data',
+    confirmed("Deleting every file's data"),
+    maintain('maintenance.delete-file-data', { rows: true }),
+  );
+  router.delete(
+    '/delete-export-history',
+    confirmed('Deleting the export history'),
+    maintain('maintenance.delete-export-history', { exports: true }),
+  );
+  router.delete(
+    '/clear-clickhouse',
+    confirmed('Clearing the search index'),
+    maintain('maintenance.clear-clickhouse', { rows: true }),
+  );
+  router.delete(
+    '/clear-upload-tracking',
+    confirmed('Clearing upload tracking'),
+    maintain('maintenance.clear-upload-tracking', { tracking: true }),
+  );
   router.post('/reindex-clickhouse', maintain('maintenance.reindex-clickhouse', { reindex: true }));
 
   router.get('/audit', async (req, res) => {

@@ -92,6 +92,12 @@ export class AdminService {
       lastName?: string | undefined;
     },
   ): Promise<AdminAccount> {
+    if (id === actor.id && patch.active === false) {
+      throw new ConflictError(
+        'You cannot deactivate your own account: ask another administrator.',
+        'SELF_DEACTIVATE',
+      );
+    }
     const account = await this.#account(id);
     const next: AccountRow = {
       ...account,

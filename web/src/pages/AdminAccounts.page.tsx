@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AdminAccount } from '@sift/shared/contracts';
 import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../features/admin/api';
+import { useMe } from '../features/account/api';
 import { AccountsTable } from '../features/admin/components/AccountsTable/AccountsTable';
 import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
 import { LoadError } from '../components/LoadError/LoadError';
@@ -31,6 +32,7 @@ export function AdminAccountsPage() {
     size: ACCOUNTS_PAGE_SIZE,
     active: status === 'all' ? undefined : status === 'active',
   });
+  const me = useMe(true);
   const setActive = useSetAccountActive();
   const deleteAccount = useDeleteAccount();
   const busy = useIdSet();
@@ -131,7 +133,13 @@ export function AdminAccountsPage() {
           </Stack>
         </Paper>
       ) : (
-        <AccountsTable accounts={content} busy={busy} onToggleActive={toggle} onDelete={setConfirming} />
+        <AccountsTable
+          accounts={content}
+          selfId={me.data?.id}
+          busy={busy}
+          onToggleActive={toggle}
+          onDelete={setConfirming}
+        />
       )}
 
       {totalElements > ACCOUNTS_PAGE_SIZE && (

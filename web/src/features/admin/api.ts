@@ -69,7 +69,7 @@ export const MAINTENANCE_CALLS = {
 export type MaintenanceKind = keyof typeof MAINTENANCE_CALLS;
 
 /**
- * Runs one maintenance call and answers its deletion result. The mass delete carries the typed
+ * Runs one maintenance call and answers its deletion result. Destructive calls carry the
  * confirmation phrase, which the server requires. Every cached list may have changed afterwards.
  */
 export function useMaintenance() {
@@ -80,7 +80,8 @@ export function useMaintenance() {
       const call = MAINTENANCE_CALLS[kind];
       return apiRequest<DeletionResult>(call.path, {
         method: call.method,
-        body: kind === 'massDelete' ? { confirmation: MASS_DELETE_CONFIRMATION } : undefined,
+        // Every destructive call needs the confirmation text; the screen has asked the person first.
+        body: kind === 'reindex' ? undefined : { confirmation: MASS_DELETE_CONFIRMATION },
         timeoutMs: EXPORT_TIMEOUT_MS,
       });
     },

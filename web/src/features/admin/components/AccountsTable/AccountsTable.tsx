@@ -8,6 +8,8 @@ const fullName = (account: AdminAccount) => `${account.firstName ?? ''} ${accoun
 
 export interface AccountsTableProps {
   accounts: readonly AdminAccount[];
+  /** The signed-in administrator's own account: offered no Deactivate or Delete. */
+  selfId: string | undefined;
   /** Accounts with a change under way (their buttons wait). */
   busy: { has: (id: string) => boolean };
   onToggleActive: (account: AdminAccount) => void;
@@ -15,7 +17,7 @@ export interface AccountsTableProps {
 }
 
 /** One page of accounts: who, email, active or not, onboarded or not, and the admin's actions. */
-export function AccountsTable({ accounts, busy, onToggleActive, onDelete }: AccountsTableProps) {
+export function AccountsTable({ accounts, selfId, busy, onToggleActive, onDelete }: AccountsTableProps) {
   const columns: DataColumn<AdminAccount>[] = [
     {
       key: 'user',
@@ -67,6 +69,13 @@ export function AccountsTable({ accounts, busy, onToggleActive, onDelete }: Acco
       render: (account) => {
         const name = fullName(account) || account.email;
         const working = busy.has(account.id);
+        if (account.id === selfId) {
+          return (
+            <Text size="xs" c="dimmed" ta="right">
+              Your account
+            </Text>
+          );
+        }
         return (
           <Group gap="xs" justify="flex-end" wrap="nowrap">
             <Button
