@@ -1,10 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
+import type { ErrorBody } from '@sift/shared/contracts';
 import { INGEST_JOB_OPTIONS, INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { createApp } from './app.ts';
@@ -23,6 +24,16 @@ export interface RunningSift {
   storage: Storage;
   /** Stops accepting requests, drains the worker and closes Redis and ClickHouse. */
   close(): Promise<void>;
+}
+
+/**
+ * The server's answer while storage, queue and app are still being set up: 503 with `Retry-After`,
+ * so a load balancer's health check or an early browser is told to come back instead of waiting.
+ */
+function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
+  const body: ErrorBody = { error: 'Sift is starting. Please try again in a moment.', code: 'STARTING' };
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+  res.end(JSON.stringify(body));
 }
 
 /** Fails fast with a message saying how to provide Redis when it does not answer. */
@@ -58,7 +69,8 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   await checkRedis(config.redisUrl);
   disablePretenuring(); // xlsx ingest and exports make short-lived objects by the million (pretenuring.ts)
 
-  const server = createServer();
+  // Requests that arrive before the app is ready are answered at once (503, try again), never held.
+  const server = createServer(answerStarting);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, resolve);
@@ -108,6 +120,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
       await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: jobId ?? payload.fileId });
     },
   });
+  server.off('request', answerStarting);
   server.on('request', app);
 
   return {
