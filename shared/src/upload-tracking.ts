@@ -54,10 +54,13 @@ export type TrackedFilePatch = Partial<
 
 /** Reads and writes upload tracking for one Redis key prefix. */
 export class UploadTracker {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+  private readonly redis: Redis;
+  private readonly prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    this.redis = redis;
+    this.prefix = prefix;
+  }
 
   #key(...parts: string[]): string {
     return `${this.prefix}:tracking:${parts.join(':')}`;

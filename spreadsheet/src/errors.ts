@@ -11,10 +11,10 @@ export type InvalidFileKind = 'unsupported' | 'unsafe' | 'unreadable' | 'empty';
  */
 export class InvalidFileError extends Error {
   override readonly name = 'InvalidFileError';
-  constructor(
-    message: string,
-    readonly kind: InvalidFileKind = 'unreadable',
-  ) {
+  readonly kind: InvalidFileKind;
+
+  constructor(message: string, kind: InvalidFileKind = 'unreadable') {
     super(message);
+    this.kind = kind;
   }
 }

@@ -33,10 +33,13 @@ export class WorksheetRows {
   #inInline = false;
   readonly #inline = new RunText();
 
-  constructor(
-    readonly sheet: string,
-    private readonly book: WorkbookParts,
-  ) {}
+  readonly sheet: string;
+  private readonly book: WorkbookParts;
+
+  constructor(sheet: string, book: WorkbookParts) {
+    this.sheet = sheet;
+    this.book = book;
+  }
 
   write(chunk: string): void {
     this.#parser.write(chunk);

@@ -108,7 +108,11 @@ export class XmlScanner {
   #rootSeen = false;
   readonly #attributes = new XmlAttributes();
 
-  constructor(private readonly handlers: XmlHandlers) {}
+  private readonly handlers: XmlHandlers;
+
+  constructor(handlers: XmlHandlers) {
+    this.handlers = handlers;
+  }
 
   /** Reads the next piece of the document (pieces may split anything, even a tag's name). */
   write(chunk: string): void {
