@@ -17,7 +17,11 @@ let user: ApiClient;
 let blobDir: string;
 
 beforeAll(async () => {
-  sift = await startTestSift({ maxUploadBytes: MAX_UPLOAD_BYTES });
+  // A small reader heap, so a workbook that exhausts it fits in the upload limit.
+  sift = await startTestSift({
+    maxUploadBytes: MAX_UPLOAD_BYTES,
+    readIsolation: { maxHeapMb: 32, idleTimeoutMs: 60_000 },
+  });
   blobDir = path.join(sift.config.dataDir, 'blobs');
   user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Safe', 'Uploader');
 });
@@ -167,6 +171,26 @@ describe('accepted uploads', () => {
     expect(hostile.status).toBe('FAILED');
     expect(hostile.errorMessage).toBe(
       `"hostile.xlsx" was refused: its sheet "Sheet1" has a cell ZZZZZZZ2 past Excel's last column XFD (16,384 columns).`,
+    );
+    expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
+    expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);
+  });
+
+  it('fails a workbook whose reading exhausts its heap beside a good file, and goes on answering', async () => {
+    const zip = await workbookZip();
+    // Shared strings are held in memory while the sheet is read: these need far more than 32 MB.
+    const strings = Array.from({ length: 1_500_000 }, (_, i) => `<si><t>author ${i}</t></si>`);
+    zip.file('xl/sharedStrings.xml', `<sst count="${strings.length}">${strings.join('')}</sst>`);
+    const heavy = await bytes(zip);
+    expect(heavy.length).toBeLessThan(MAX_UPLOAD_BYTES);
+    const uploaded = await user.upload([
+      { name: 'heavy.xlsx', bytes: heavy },
+      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nGrace\n') },
+    ]);
+    const failed = await user.waitForIngest(uploaded[0]!.id);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.errorMessage).toBe(
+      '"heavy.xlsx" could not be read: reading it needs more memory than Sift allows one file (32 MB). Check that it opens in Excel, save it again (or split it into smaller files) and re-upload it.',
     );
     expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
     expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);

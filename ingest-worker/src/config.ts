@@ -1,6 +1,7 @@
 /** The ingest worker's configuration, parsed once from the environment (see `@sift/shared/env`). */
 import path from 'node:path';
 import { parseEnv, serviceEnvSchema, type ServiceEnv } from '@sift/shared/env';
+import { READ_ISOLATION, type ReadIsolation } from '@sift/spreadsheet';
 import type { CsvLoader } from './pipeline/types.ts';
 
 /** What an ingest worker needs to run, wherever it runs (all-in-one process or stand-alone). */
@@ -23,6 +24,10 @@ export interface WorkerConfig {
   csvChunkBytes: number;
   /** Who parses CSV (see IngestDeps.csvLoader); `engine` unless a test needs another path. */
   csvLoader: CsvLoader;
+  /** What reading one file in JavaScript may cost (PARSE_MAX_HEAP_MB, PARSE_IDLE_TIMEOUT_MS). */
+  readIsolation: ReadIsolation;
+  /** How long a stop waits for jobs in flight before handing them back to the queue, in ms. */
+  shutdownTimeoutMs: number;
 }
 
 /** Defaults of the settings that are not read from the environment. */
@@ -49,5 +54,10 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
     clickhousePassword: e.CLICKHOUSE_PASSWORD,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     redisUrl: e.REDIS_URL,
+    readIsolation: {
+      maxHeapMb: e.PARSE_MAX_HEAP_MB ?? READ_ISOLATION.maxHeapMb,
+      idleTimeoutMs: e.PARSE_IDLE_TIMEOUT_MS ?? READ_ISOLATION.idleTimeoutMs,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -62,6 +62,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     maxStalls: config.ingestMaxStalls,
     csvChunkBytes: config.csvChunkBytes,
     csvLoader: config.csvLoader,
+    readIsolation: config.readIsolation,
   });
   return {
     worker,

@@ -18,6 +18,12 @@ export const serviceEnvSchema = z.object({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
     .default('sift'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Heap one file's reader thread may use, in MB; unset → READ_ISOLATION's. */
+  PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).optional(),
+  /** Longest a file's reader may go without producing rows, in ms; unset → READ_ISOLATION's. */
+  PARSE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  /** How long a stopping process waits for work in flight before it hands jobs back, in ms. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 export type ServiceEnv = z.output<typeof serviceEnvSchema>;

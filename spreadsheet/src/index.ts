@@ -15,3 +15,4 @@ export { countingReadStream } from './counting-stream.ts';
 export { decoder, detectDelimiter, readCsv, sniff, type Encoding } from './csv.ts';
 export { splitCsv, type CsvChunk, type CsvSplit } from './csv-split.ts';
 export type { ParsedRow, ReadProgress } from './types.ts';
+export { readIsolated, READ_ISOLATION, type ReadIsolation } from './isolated-read.ts';

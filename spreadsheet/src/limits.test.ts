@@ -2,38 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { columnOf } from './xlsx-worksheet.ts';
 import { readSpreadsheet, SHEET_LIMITS, validateSpreadsheet } from './index.ts';
+import { inlineCell, writeWorkbook } from './testing/workbook.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const rel = (id: string, type: string, target: string) =>
-  `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
-
-/** A one-sheet workbook ("Data") whose sheetData is `rows`; `extra` parts are added as given. */
-async function workbook(name: string, rows: string, extra: Record<string, string | Buffer> = {}) {
-  const zip = new JSZip();
-  zip.file(
-    '_rels/.rels',
-    `<Relationships>${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`,
-  );
-  zip.file(
-    'xl/_rels/workbook.xml.rels',
-    `<Relationships>${rel('rId1', 'worksheet', 'worksheets/sheet1.xml')}${'xl/sharedStrings.xml' in extra ? rel('rId2', 'sharedStrings', 'sharedStrings.xml') : ''}</Relationships>`,
-  );
-  zip.file(
-    'xl/workbook.xml',
-    `<workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-  );
-  zip.file('xl/worksheets/sheet1.xml', `<worksheet><sheetData>${rows}</sheetData></worksheet>`);
-  for (const [part, content] of Object.entries(extra)) zip.file(part, content);
-  const file = path.join(dir, name);
-  writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
-  return file;
-}
+/** A one-sheet workbook ("Data") in this test's directory (see writeWorkbook). */
+const workbook = (name: string, rows: string, extra: Record<string, string | Buffer> = {}) =>
+  writeWorkbook(dir, name, rows, extra);
 
 async function read(file: string) {
   const rows = [];
@@ -41,7 +20,7 @@ async function read(file: string) {
   return rows;
 }
 
-const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+const cell = inlineCell;
 
 describe("Excel's limits", () => {
   it('reads a cell in the last column and the last row', async () => {

@@ -44,6 +44,7 @@ export async function ingestFile(
     tmpDir: deps.tmpDir ?? path.join(deps.blobDir, '..', 'tmp'),
     csvChunkBytes: deps.csvChunkBytes,
     csvLoader: deps.csvLoader,
+    readIsolation: deps.readIsolation,
     progress: async (p) => {
       await progress(2, p);
     },

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import {
-  readSpreadsheet,
+  readIsolated,
   trimRow,
   uniqueHeaders,
   widenHeaders,
@@ -15,7 +15,8 @@ import { PROGRESS_INTERVAL_MS, type LoadContext, type LoadedFiles } from './type
 /**
  * Loads every sheet by parsing in JavaScript (xlsx streaming, legacy xls, or CSV when the engine
  * cannot read the file itself): header row = first non-empty row, ragged rows widen the sheet,
- * author rows derived on the way. Progress by bytes read.
+ * author rows derived on the way. Progress by bytes read. The file is read in a worker thread of
+ * its own with a bounded heap (readIsolated), so a hostile file fails alone.
  */
 export async function loadWithParsers(ctx: LoadContext, format: SpreadsheetFormat): Promise<LoadedFiles> {
   return withBatchDir(ctx, (dir) => loadRows(ctx, format, dir));
@@ -36,7 +37,8 @@ async function loadRows(
   let lastReport = Date.now();
   let seen = 0;
   try {
-    for await (const row of readSpreadsheet(ctx.filePath, ctx.originalName, read, format)) {
+    const rows = readIsolated(ctx.filePath, ctx.originalName, read, format, ctx.readIsolation);
+    for await (const row of rows) {
       // Report by bytes read, at most every PROGRESS_INTERVAL_MS (checked every 256 rows).
       if ((++seen & 255) === 0 && Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
         lastReport = Date.now();

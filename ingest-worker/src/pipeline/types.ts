@@ -1,6 +1,7 @@
 /** The shapes the ingest pipeline's stages pass each other: its dependencies, contexts and results. */
 import type { Storage } from '@sift/clickhouse';
 import type { IngestProgress } from '@sift/shared/jobs';
+import type { ReadIsolation } from '@sift/spreadsheet';
 import type { RowBatchLoader } from './row-batch-loader.ts';
 
 export const INGEST_STAGES = ['Validating file', 'Reading and loading rows', 'Finalizing'] as const;
@@ -22,6 +23,8 @@ export interface IngestDeps {
   csvLoader?: CsvLoader;
   /** Size of the pieces the engine loads a CSV body in, in bytes (default CSV_CHUNK_BYTES). */
   csvChunkBytes?: number;
+  /** What reading one file in JavaScript may cost (default READ_ISOLATION). */
+  readIsolation?: ReadIsolation;
 }
 
 export type CsvLoader = 'engine' | 'engine-chunked' | 'javascript';
@@ -41,6 +44,7 @@ export interface LoadContext {
   /** CSV chunk size for the engine loader, in bytes. */
   csvChunkBytes?: number | undefined;
   csvLoader?: CsvLoader | undefined;
+  readIsolation?: ReadIsolation | undefined;
   /** Stage progress, 0–100. */
   progress: (stageProgress: number) => Promise<void>;
 }
