@@ -1,12 +1,13 @@
 /**
- * Very wide sheets: past the physical-column guard, headers overflow into the `extra` map and stay
- * searchable and exportable; merged cells keep their value in the top-left cell.
+ * Very wide sheets: past the physical-column guards (the table's, and what one file may add),
+ * headers overflow into the `extra` map and stay searchable and exportable; merged cells keep
+ * their value in the top-left cell.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { SearchResponse } from '@sift/shared/contracts';
-import { MAX_PHYSICAL_COLUMNS } from '@sift/clickhouse';
+import { MAX_NEW_COLUMNS_PER_FILE, MAX_PHYSICAL_COLUMNS } from '@sift/clickhouse';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -46,6 +47,30 @@ it('keeps every column of a sheet wider than the column guard, searchable', asyn
       .trim()
       .split('\n'),
   ).toEqual([`"Field 1","${last}"`, `"r1c1","r1c${width}"`, `"r2c1","r2c${width}"`]);
+});
+
+/** Physical columns of the test's `rows` table. */
+async function physicalColumns(): Promise<number> {
+  const rs = await sift.storage.client.query({
+    query: `SELECT count() AS n FROM system.columns WHERE database = {db:String} AND table = 'rows' AND startsWith(name, 'c_')`,
+    query_params: { db: sift.config.clickhouseDatabase },
+    format: 'JSONEachRow',
+  });
+  return Number((await rs.json<{ n: string }>())[0]!.n);
+}
+
+it('adds at most its share of physical columns for one file; the rest overflow, searchable', async () => {
+  const before = await physicalColumns();
+  const width = MAX_NEW_COLUMNS_PER_FILE + 50;
+  const headers = Array.from({ length: width }, (_, i) => `Share ${i + 1}`);
+  const csv = [headers, headers.map((_, i) => `s${i + 1}`)].map((cells) => cells.join(',')).join('\n');
+  const [uploaded] = await user.upload([{ name: 'share.csv', bytes: new TextEncoder().encode(csv) }]);
+  expect(await user.waitForIngest(uploaded!.id)).toMatchObject({ status: 'PROCESSED', totalColumns: width });
+  expect((await physicalColumns()) - before).toBe(MAX_NEW_COLUMNS_PER_FILE);
+  const res = await user.json<SearchResponse>('/file/search', {
+    searchCriteria: { [`Share ${width}`]: `s${width}` },
+  });
+  expect(res.totalRecords).toBe(1);
 });
 
 it('keeps a merged cell’s value in its top-left cell', async () => {

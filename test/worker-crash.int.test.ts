@@ -1,7 +1,8 @@
 /**
  * A worker killed in the middle of a file: the job is picked up again by the next process and the
  * file ends PROCESSED with exactly its rows (no duplicates, nothing partial), searchable once. A
- * worker stopped with SIGTERM finishes the file it has before it exits.
+ * worker stopped with SIGTERM finishes the file it has before it exits, or, past its shutdown
+ * deadline, hands the job back to the queue untouched and exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -9,7 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { afterAll, expect, it } from 'vitest';
+import { INGEST_QUEUE } from '@sift/shared/jobs';
 import type { FileRecord, SearchResponse, UploadSessionSummary } from '@sift/shared/contracts';
 import { ApiClient, freePort, waitFor } from './support/sift.ts';
 
@@ -91,14 +94,18 @@ it('re-ingests a file from scratch after its worker was killed mid-load', async 
   expect((await user.json<FileRecord[]>('/file/files')).map((f) => f.status)).toEqual(['PROCESSED']);
 });
 
-it('finishes the file in hand when stopped with SIGTERM', async () => {
-  // chDB allows one process per data directory: stop the previous test's process first.
+/** chDB allows one process per data directory: stops the previous test's processes. */
+async function stopChildren(): Promise<void> {
   for (const c of children) {
     if (c.exitCode === null && c.signalCode === null) {
       c.kill('SIGKILL');
       await new Promise((r) => c.once('exit', r));
     }
   }
+}
+
+it('finishes the file in hand when stopped with SIGTERM', async () => {
+  await stopChildren();
   const port = await freePort();
   const id = randomUUID().replaceAll('-', '');
   const overrides = {
@@ -128,6 +135,57 @@ it('finishes the file in hand when stopped with SIGTERM', async () => {
   // Nothing was left for another worker: the file is complete already.
   await startChild(overrides);
   const file = await user.json<FileRecord>(`/file/files/${uploaded!.id}`);
+  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
+  expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
+});
+
+it('hands the file in hand back to the queue when stopping outlasts its deadline', async () => {
+  await stopChildren();
+  const port = await freePort();
+  const id = randomUUID().replaceAll('-', '');
+  const overrides = {
+    port,
+    dataDir,
+    clickhouseDatabase: `handback_${id}`,
+    queuePrefix: `sift-handback-${id}`,
+    webDir: undefined,
+    csvChunkBytes: 256 * 1024,
+    csvLoader: 'engine-chunked',
+    shutdownTimeoutMs: 0,
+  };
+  const child = await startChild(overrides);
+  const url = `http://localhost:${port}`;
+  const user = await ApiClient.onboarded(url, 'admin@example.com', 'Hana', 'Back');
+  const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
+  const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
+    .id;
+  await waitFor(
+    () => user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`),
+    (s) => s.files[0]!.currentStage === 2,
+    { intervalMs: 50, what: 'rows to be loading' },
+  );
+  child.kill('SIGTERM');
+  expect(await new Promise((r) => child.once('exit', r))).toBe(0);
+
+  // Handed back, not failed and not left to expire: waiting, with no attempt spent.
+  const queue = new Queue(INGEST_QUEUE, {
+    connection: { url: 'redis://127.0.0.1:6379' },
+    prefix: overrides.queuePrefix,
+  });
+  try {
+    expect(await queue.getJobCounts('wait', 'active', 'failed', 'delayed')).toEqual({
+      wait: 1,
+      active: 0,
+      failed: 0,
+      delayed: 0,
+    });
+    expect((await queue.getJob(uploaded!.id))?.attemptsMade).toBe(0);
+  } finally {
+    await queue.close();
+  }
+
+  await startChild({ ...overrides, shutdownTimeoutMs: 30_000 });
+  const file = await user.waitForIngest(uploaded!.id, 120_000);
   expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
   expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
 });

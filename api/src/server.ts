@@ -7,6 +7,7 @@ import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
 import type { ErrorBody } from '@sift/shared/contracts';
 import { INGEST_JOB_OPTIONS, INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
+import { settlesWithin } from '@sift/shared/settle';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { createApp } from './app.ts';
 import { createDevIdp } from './auth/dev-idp.ts';
@@ -129,9 +130,13 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     server,
     storage,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await worker?.close();
+      // Requests in flight (an export download) get the same time to finish as the worker's jobs.
+      const served = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.all([
+        settlesWithin(served, config.shutdownTimeoutMs).then(() => server.closeAllConnections()),
+        worker?.close(),
+      ]);
       await queue.close();
       producer.disconnect();
       await storage.close();

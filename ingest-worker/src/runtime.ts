@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Worker } from 'bullmq';
 import { openStorage, type Storage } from '@sift/clickhouse';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
+import { settlesWithin } from '@sift/shared/settle';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
 import { startIngestWorker } from './worker.ts';
@@ -15,7 +16,11 @@ export interface IngestRuntime {
   worker: Worker;
   storage: Storage;
   tracker: UploadTracker;
-  /** Drains the worker, then closes the connections this runtime opened (not a storage it was given). */
+  /**
+   * Drains the worker: jobs in flight get `config.shutdownTimeoutMs` to finish, then are stopped and
+   * handed back to the queue for another worker; then closes the connections this runtime opened
+   * (not a storage it was given).
+   */
   close(): Promise<void>;
 }
 
@@ -69,9 +74,25 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     storage,
     tracker,
     async close() {
-      await worker.close();
+      await drain(worker, config.shutdownTimeoutMs);
       tracking.disconnect();
       if (!options.storage) await storage.close();
     },
   };
+}
+
+/** Longest wait, in ms, for stopped jobs to hand themselves back before the worker closes anyway. */
+const HAND_BACK_MS = 10_000;
+
+/**
+ * Closes `worker`, letting jobs in flight finish for up to `timeoutMs`; past that their ingests are
+ * aborted, and each hands its job back to the queue (see the worker's handler). A job that does not
+ * stop within HAND_BACK_MS is left to BullMQ's stalled-job check, which takes it up again once its
+ * lock expires.
+ */
+async function drain(worker: Worker, timeoutMs: number): Promise<void> {
+  const closed = worker.close();
+  if (await settlesWithin(closed, timeoutMs)) return;
+  worker.cancelAllJobs('Sift is stopping');
+  await settlesWithin(closed, HAND_BACK_MS);
 }

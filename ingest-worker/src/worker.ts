@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import {
   INGEST_JOB_SCHEMAS,
   INGEST_QUEUE,
@@ -64,7 +64,11 @@ export function overallPercent(p: IngestProgress): number {
 }
 
 type Handlers = {
-  [K in IngestJobName]: (job: Job<Extract<IngestJob, { name: K }>['data']>) => Promise<unknown>;
+  [K in IngestJobName]: (
+    job: Job<Extract<IngestJob, { name: K }>['data']>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ) => Promise<unknown>;
 };
 
 /**
@@ -75,7 +79,7 @@ type Handlers = {
 export function startIngestWorker(options: IngestWorkerOptions): Worker {
   const log = options.log ?? ((m: string, d?: unknown) => console.error(m, d ?? ''));
   const handlers: Handlers = {
-    'ingest-file': async (job) => {
+    'ingest-file': async (job, token, signal) => {
       const payload = INGEST_JOB_SCHEMAS['ingest-file'].parse(job.data);
       const { sessionId, fileId } = payload;
       const track = async (patch: Parameters<UploadTracker['updateFile']>[2]) => {
@@ -86,17 +90,22 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
           .catch((e: unknown) => log('Tracking update failed', e));
       };
       try {
-        const written = await ingestFile(options, payload, async (p) => {
-          await job.updateProgress({ ...p });
-          await track({
-            status: p.stage === 1 ? 'PREPROCESSING' : 'PROCESSING',
-            currentStage: p.stage,
-            totalStages: p.totalStages,
-            stageProgress: p.stageProgress,
-            stageDescription: p.stageDescription,
-            progressPercentage: overallPercent(p),
-          });
-        });
+        const written = await ingestFile(
+          options,
+          payload,
+          async (p) => {
+            await job.updateProgress({ ...p });
+            await track({
+              status: p.stage === 1 ? 'PREPROCESSING' : 'PROCESSING',
+              currentStage: p.stage,
+              totalStages: p.totalStages,
+              stageProgress: p.stageProgress,
+              stageDescription: p.stageDescription,
+              progressPercentage: overallPercent(p),
+            });
+          },
+          signal,
+        );
         // The AUTHOR file joins the session before its source completes, so the session
         // never looks complete without it.
         const authorFiles = written.filter((f) => f.fileType === 'AUTHOR');
@@ -121,6 +130,12 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
         });
         return { files: written.map((f) => f.id) };
       } catch (e) {
+        if (signal?.aborted) {
+          // The process is stopping: hand the job back untouched, for this or another worker.
+          await job.moveToWait(token);
+          await track({ status: 'PENDING', stageDescription: 'Waiting to be processed' });
+          throw new WaitingError();
+        }
         const unrecoverable = e instanceof InvalidFileError;
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (unrecoverable || lastAttempt) {
@@ -139,10 +154,11 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
   };
   const worker = new Worker(
     INGEST_QUEUE,
-    async (job: Job) => {
+    // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
+    async (job: Job, token?: string, signal?: AbortSignal) => {
       const handler = handlers[job.name as IngestJobName];
       if (!handler) throw new UnrecoverableError(`No handler for job ${job.name}`);
-      return handler(job);
+      return handler(job, token, signal);
     },
     {
       connection: options.connection,

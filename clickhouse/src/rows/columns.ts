@@ -1,6 +1,6 @@
 import { MAX_TEXT_INDEXES, TEXT_INDEX_TYPE, textIndexName, wantsTextIndex } from '../skip-index.ts';
 import { ident } from '../sql.ts';
-import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type RowsTable } from './types.ts';
+import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type ColumnBudget, type RowsTable } from './types.ts';
 
 /** The physical columns of `rows` and their skip indexes: one column per distinct header, added at ingest. */
 export class RowColumns {
@@ -13,14 +13,20 @@ export class RowColumns {
    * so concurrent workers cannot race) or, past {@link MAX_PHYSICAL_COLUMNS}, the overflow map.
    * A new column gets a text skip index unless its values in `sample` (rows aligned with
    * `headers`, e.g. the first insert batch) look ID-like ({@link wantsTextIndex}); the decision is
-   * made once, when the column is created, and at most MAX_TEXT_INDEXES columns are indexed. Returns header → physical column name, '' for overflow.
+   * made once, when the column is created, and at most MAX_TEXT_INDEXES columns are indexed.
+   * Columns created are spent from `budget` (one file's MAX_NEW_COLUMNS_PER_FILE); past it, new
+   * headers overflow too. Returns header → physical column name, '' for overflow.
    */
-  async ensureColumns(headers: string[], sample: string[][] = []): Promise<Record<string, string>> {
+  async ensureColumns(
+    headers: string[],
+    sample: string[][] = [],
+    budget: ColumnBudget = { remaining: Infinity },
+  ): Promise<Record<string, string>> {
     let known = await this.#physical();
     const missing = headers.filter((h) => !known.has(physicalColumnName(h)));
     if (missing.length) {
       known = await this.#physical(true);
-      const room = Math.max(0, MAX_PHYSICAL_COLUMNS - known.size);
+      const room = Math.max(0, Math.min(MAX_PHYSICAL_COLUMNS - known.size, budget.remaining));
       let indexRoom = MAX_TEXT_INDEXES - (await this.indexedColumns()).size;
       const toAdd = new Map<string, boolean>();
       for (const h of missing) {
@@ -39,6 +45,7 @@ export class RowColumns {
             : []),
         ]);
         await this.t.client.command({ query: `ALTER TABLE ${this.t.table} ${clauses.join(', ')}` });
+        budget.remaining -= toAdd.size;
         for (const c of toAdd.keys()) known.add(c);
       }
     }

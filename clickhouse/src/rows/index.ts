@@ -3,7 +3,9 @@ export { RowsRepository } from './rows.repository.ts';
 export { SUGGEST_LIMITS } from './search.ts';
 export type { ExportQuery } from './export.ts';
 export {
+  MAX_NEW_COLUMNS_PER_FILE,
   MAX_PHYSICAL_COLUMNS,
+  type ColumnBudget,
   RAGGED_MARKER,
   physicalColumnName,
   type Contact,

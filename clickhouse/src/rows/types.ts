@@ -13,10 +13,22 @@ export interface RowsTable {
 
 /**
  * Guard on physical columns in `rows`: past this many, new headers overflow into the `extra`
- * Map(String, String) column (still searchable, only slower). ClickHouse copes with thousands of
- * columns, but every column costs files per part and memory per insert.
+ * Map(String, String) column (still searchable, only slower). Every column costs files per wide
+ * part, and background merges hold them open: the table is shared by every account, so its width
+ * must leave the engine's file descriptors room whatever one account uploads.
  */
-export const MAX_PHYSICAL_COLUMNS = 1500;
+export const MAX_PHYSICAL_COLUMNS = 600;
+
+/**
+ * Physical columns one file may add to `rows`; its further new headers overflow into `extra`. Keeps
+ * one very wide upload from using up the room every other file's headers share.
+ */
+export const MAX_NEW_COLUMNS_PER_FILE = 200;
+
+/** What is left of one file's MAX_NEW_COLUMNS_PER_FILE; ensureColumns spends from it. */
+export interface ColumnBudget {
+  remaining: number;
+}
 
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';

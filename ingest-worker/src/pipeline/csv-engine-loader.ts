@@ -272,7 +272,7 @@ async function startSheet(
   headers: string[],
   sample: string[][],
 ): Promise<RowBatchLoader | null> {
-  const general = new RowBatchLoader(ctx.storage, ctx.fileId);
+  const general = new RowBatchLoader(ctx.storage, ctx.fileId, undefined, ctx.columnBudget);
   await general.startSheet(sheet, headers, sample);
   return headers.every((h) => general.columnMap[h]) ? general : null;
 }
@@ -281,7 +281,7 @@ async function startSheet(
 async function finishLoad(ctx: LoadContext, general: RowBatchLoader, sheet: string): Promise<LoadedFiles> {
   general.totalRows = await ctx.storage.rows.countFile(ctx.fileId);
   const authors = await withBatchDir(ctx, async (dir) => {
-    const loader = new RowBatchLoader(ctx.storage, ctx.authorId, dir);
+    const loader = new RowBatchLoader(ctx.storage, ctx.authorId, dir, ctx.columnBudget);
     if (hasAuthorColumns(general.headers)) await deriveAuthors(ctx, general, loader, sheet);
     return loader;
   });

@@ -5,6 +5,7 @@ import type { IngestFilePayload } from '@sift/shared/jobs';
 import { InvalidFileError, validateSpreadsheet } from '@sift/spreadsheet';
 import { loadCsvWithEngine } from './csv-engine-loader.ts';
 import { loadWithParsers } from './parser-loader.ts';
+import { newColumnBudget } from './row-batch-loader.ts';
 import { INGEST_STAGES, type IngestDeps, type LoadContext, type ProgressReporter } from './types.ts';
 
 /**
@@ -12,11 +13,14 @@ import { INGEST_STAGES, type IngestDeps, type LoadContext, type ProgressReporter
  * AUTHOR file → finalize. Idempotent: rows of an earlier attempt are removed first. On success the
  * file record is PROCESSED with its counts; a file the user must fix throws InvalidFileError (the
  * caller marks it FAILED), anything else is thrown for a retry. Returns the records written.
+ * When `signal` aborts (the process is stopping) the ingest stops at its next progress report with
+ * the signal's reason, its inserts settled, so another worker can start the file again.
  */
 export async function ingestFile(
   deps: IngestDeps,
   payload: IngestFilePayload,
   report: ProgressReporter = () => {},
+  signal?: AbortSignal,
 ): Promise<FileRow[]> {
   const { storage } = deps;
   const file = await storage.files.get(payload.fileId, payload.ownerId);
@@ -45,7 +49,9 @@ export async function ingestFile(
     csvChunkBytes: deps.csvChunkBytes,
     csvLoader: deps.csvLoader,
     readIsolation: deps.readIsolation,
+    columnBudget: newColumnBudget(),
     progress: async (p) => {
+      signal?.throwIfAborted();
       await progress(2, p);
     },
   };
@@ -54,6 +60,7 @@ export async function ingestFile(
     async () => (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format)),
   );
   if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
+  signal?.throwIfAborted();
 
   await progress(3, 0);
   // Deleted while we worked: leave nothing behind.

@@ -27,8 +27,8 @@ async function loadRows(
   format: SpreadsheetFormat,
   batchDir?: string,
 ): Promise<LoadedFiles> {
-  const general = new RowBatchLoader(ctx.storage, ctx.fileId, batchDir);
-  const authors = new RowBatchLoader(ctx.storage, ctx.authorId, batchDir);
+  const general = new RowBatchLoader(ctx.storage, ctx.fileId, batchDir, ctx.columnBudget);
+  const authors = new RowBatchLoader(ctx.storage, ctx.authorId, batchDir, ctx.columnBudget);
   let sheet: string | null = null;
   let headerSeen = false;
   let authorSheet = false;

@@ -1,6 +1,9 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { RowBatch, Storage } from '@sift/clickhouse';
+import { MAX_NEW_COLUMNS_PER_FILE, type ColumnBudget, type RowBatch, type Storage } from '@sift/clickhouse';
+
+/** What one upload may add to the physical columns of `rows` (MAX_NEW_COLUMNS_PER_FILE). */
+export const newColumnBudget = (): ColumnBudget => ({ remaining: MAX_NEW_COLUMNS_PER_FILE });
 
 /** Rows per ClickHouse insert (the architecture measures 10k–100k as the sweet spot). */
 export const INSERT_BATCH_ROWS = 20_000;
@@ -48,6 +51,8 @@ export class RowBatchLoader {
     readonly fileId: string,
     /** Directory for batch files (must exist); unset → batches are sent through the client. */
     private readonly scratchDir?: string,
+    /** Physical columns the upload may still add, shared by its loaders (the rest overflow). */
+    private readonly columnBudget: ColumnBudget = newColumnBudget(),
   ) {}
 
   /**
@@ -194,7 +199,7 @@ export class RowBatchLoader {
     const headers = this.#headers;
     const fresh = headers.filter((h) => !(h in this.columnMap));
     if (!fresh.length) return;
-    const map = await this.storage.rows.ensureColumns(headers, sample);
+    const map = await this.storage.rows.ensureColumns(headers, sample, this.columnBudget);
     for (const h of fresh) this.columnMap[h] = map[h]!;
     this.columnNames.push(...fresh);
   }

@@ -1,5 +1,5 @@
 /** The shapes the ingest pipeline's stages pass each other: its dependencies, contexts and results. */
-import type { Storage } from '@sift/clickhouse';
+import type { ColumnBudget, Storage } from '@sift/clickhouse';
 import type { IngestProgress } from '@sift/shared/jobs';
 import type { ReadIsolation } from '@sift/spreadsheet';
 import type { RowBatchLoader } from './row-batch-loader.ts';
@@ -45,6 +45,8 @@ export interface LoadContext {
   csvChunkBytes?: number | undefined;
   csvLoader?: CsvLoader | undefined;
   readIsolation?: ReadIsolation | undefined;
+  /** Physical columns this upload (its GENERAL and AUTHOR files) may still add to `rows`. */
+  columnBudget: ColumnBudget;
   /** Stage progress, 0–100. */
   progress: (stageProgress: number) => Promise<void>;
 }
