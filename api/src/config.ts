@@ -8,6 +8,8 @@ import { optionalUrl, parseEnv, serviceEnvSchema } from '@sift/shared/env';
 
 const envSchema = serviceEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).optional(),
+  ALLOW_DEV_IDP_ON_NETWORK: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalUrl,
   OIDC_ISSUER: optionalUrl,
   OIDC_AUDIENCE: z.string().min(1).default('sift-api'),
@@ -28,6 +30,13 @@ const envSchema = serviceEnvSchema.extend({
 /** The all-in-one process's configuration: the API's settings and its ingest worker's. */
 export interface Config extends WorkerConfig {
   port: number;
+  /**
+   * Address to listen on; unset → every interface, or loopback only (127.0.0.1) while the dev
+   * identity provider is on (see listenHost).
+   */
+  host: string | undefined;
+  /** Lets the dev identity provider be reached from the network (HOST not a loopback address). */
+  allowDevIdpOnNetwork: boolean;
   /** Origin people reach the app at; unset → `http://localhost:$PORT` (known once listening). */
   publicUrl: string | undefined;
   /** External OIDC issuer; unset → the built-in dev identity provider at `$PUBLIC_URL/idp`. */
@@ -58,6 +67,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parseEnv(envSchema, env);
   return {
     port: e.PORT,
+    host: e.HOST,
+    allowDevIdpOnNetwork: e.ALLOW_DEV_IDP_ON_NETWORK === 'true',
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     ...workerConfigOf(e),
     oidcIssuer: e.OIDC_ISSUER?.replace(/\/$/, ''),
@@ -74,4 +85,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     webDir: undefined,
   };
+}
+
+/** Loopback addresses and names: only this machine reaches them. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Where the server listens. With the dev identity provider on (no OIDC_ISSUER), where anyone who
+ * reaches `/idp` signs in as any email, only loopback unless HOST says otherwise; a HOST that
+ * reaches the network then needs ALLOW_DEV_IDP_ON_NETWORK=true, else this throws an Error saying
+ * what to set. Without the dev IdP, HOST or every interface (undefined).
+ */
+export function listenHost(config: Config): string | undefined {
+  if (config.oidcIssuer) return config.host;
+  const host = config.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !config.allowDevIdpOnNetwork) {
+    throw new Error(
+      `HOST=${host} would let anyone on the network sign in through the development identity provider, as any email. Set OIDC_ISSUER to your identity provider, or ALLOW_DEV_IDP_ON_NETWORK=true if this network is trusted.`,
+    );
+  }
+  return host;
 }

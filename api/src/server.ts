@@ -2,16 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
 import type { ErrorBody } from '@sift/shared/contracts';
 import { INGEST_JOB_OPTIONS, INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
+import { checkRedis } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { createApp } from './app.ts';
 import { createDevIdp } from './auth/dev-idp.ts';
-import { loadConfig, type Config } from './config.ts';
+import { isLoopback, listenHost, loadConfig, type Config } from './config.ts';
 
 /** The built web app, served by the all-in-one process. */
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -37,28 +37,6 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
   res.end(JSON.stringify(body));
 }
 
-/** Fails fast with a message saying how to provide Redis when it does not answer. */
-async function checkRedis(url: string): Promise<void> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-    connectTimeout: 3000,
-  });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-  } catch (e) {
-    throw new Error(
-      `Redis is not reachable at ${url} (${e instanceof Error ? e.message : String(e)}). Sift needs Redis for its ingest queue: start one (for example \`redis-server --daemonize yes\`) or set REDIS_URL to a reachable Redis.`,
-    );
-  } finally {
-    probe.disconnect();
-  }
-}
-
 /**
  * Starts Sift in one process (the all-in-one mode): API, ingest worker, built web app, dev identity
  * provider (when `OIDC_ISSUER` is unset) and embedded ClickHouse under `DATA_DIR`. `overrides`
@@ -67,18 +45,25 @@ async function checkRedis(url: string): Promise<void> {
 export async function startSift(overrides: Partial<Config> = {}): Promise<RunningSift> {
   const config: Config = { ...loadConfig(), webDir: DEFAULT_WEB_DIR, ...overrides };
   const log = (message: string, detail?: unknown) => console.error(`[sift] ${message}`, detail ?? '');
-  await checkRedis(config.redisUrl);
+  const host = listenHost(config);
+  const redis = await checkRedis(config.redisUrl);
+  if (redis.warning) log(redis.warning);
   disablePretenuring(); // xlsx ingest and exports make short-lived objects by the million (pretenuring.ts)
 
   // Requests that arrive before the app is ready are answered at once (503, try again), never held.
   const server = createServer(answerStarting);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, resolve);
+    server.listen(config.port, host, resolve);
   });
   const port = (server.address() as AddressInfo).port;
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const issuer = config.oidcIssuer ?? `${publicUrl}/idp`;
+  if (!config.oidcIssuer) {
+    log(
+      `Development sign-in is on (no OIDC_ISSUER): anyone who reaches ${issuer} signs in as any email. ${isLoopback(host!) ? `Listening on ${host} only.` : `Listening on ${host} (ALLOW_DEV_IDP_ON_NETWORK=true).`}`,
+    );
+  }
 
   const storage = await openConfiguredStorage(config);
   const producer = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));

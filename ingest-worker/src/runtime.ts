@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Worker } from 'bullmq';
 import { openStorage, type Storage } from '@sift/clickhouse';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
+import { checkRedis } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
@@ -52,6 +53,11 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
   const { config } = options;
   const log = options.log ?? ((m: string, d?: unknown) => console.error(`[sift worker] ${m}`, d ?? ''));
   disablePretenuring();
+  if (!options.storage) {
+    // A process of its own (the stand-alone worker); the all-in-one process has checked already.
+    const redis = await checkRedis(config.redisUrl);
+    if (redis.warning) log(redis.warning);
+  }
   const storage = options.storage ?? (await openConfiguredStorage(config));
   const tracking = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
   const tracker = new UploadTracker(tracking, config.queuePrefix);
