@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Express {
     permissionsClaim: config.permissionsClaim,
   });
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
-  const files = new FilesService(storage, blobDir, deps.enqueue, deps.tracker);
+  const files = new FilesService(storage, blobDir, deps.enqueue, deps.tracker, config.accountQuotaBytes);
   const search = new SearchService(storage, deps.log);
   const exports = new ExportHistory(
     storage,

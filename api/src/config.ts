@@ -21,6 +21,7 @@ const envSchema = serviceEnvSchema.extend({
     .int()
     .positive()
     .default(500 * 1024 * 1024),
+  ACCOUNT_QUOTA_BYTES: z.coerce.number().int().positive().optional(),
   RUN_INGEST_WORKER: z.enum(['true', 'false']).default('true'),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
@@ -48,6 +49,8 @@ export interface Config extends WorkerConfig {
   adminEmails: string[];
   /** Largest accepted upload, in bytes. */
   maxUploadBytes: number;
+  /** Bytes of originals one account may keep (uploads past it answer 507); unset → no quota. */
+  accountQuotaBytes: number | undefined;
   production: boolean;
   /**
    * Reverse proxies in front of Sift whose `X-Forwarded-For` is trusted (the client address used for
@@ -79,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    accountQuotaBytes: e.ACCOUNT_QUOTA_BYTES,
     production: e.NODE_ENV === 'production',
     runWorker: e.RUN_INGEST_WORKER === 'true',
     trustProxyHops: e.TRUST_PROXY_HOPS,

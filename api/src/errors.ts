@@ -64,6 +64,14 @@ export function errorHandler(log: (message: string, detail?: unknown) => void): 
     } else if (bodyParserError(err) === 'entity.parse.failed') {
       status = 400;
       body = { error: 'The request body is not valid JSON.', code: 'INVALID_JSON' };
+    } else if (diskFull(err)) {
+      status = 507;
+      body = {
+        error:
+          'The server has run out of storage space, so nothing was saved. Please try again later, and tell your administrator.',
+        code: 'DISK_FULL',
+      };
+      log('Disk full', (err as Error).message);
     } else if (bodyParserError(err) === 'entity.too.large') {
       status = 413;
       body = { error: 'The request body is too large (at most 1 MB of JSON).', code: 'BODY_TOO_LARGE' };
@@ -95,6 +103,15 @@ function malformedMultipart(err: unknown): boolean {
     err instanceof Error &&
     /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed part header)/.test(err.message)
   );
+}
+
+/** The file system's 'no space left on device' (or quota), wherever it was met on the way. */
+export function diskFull(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  }
+  return false;
 }
 
 /** The body parser's error type (`entity.parse.failed`, `entity.too.large`, …), or null. */

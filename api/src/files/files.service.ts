@@ -28,6 +28,8 @@ export class FilesService {
     private readonly blobDir: string,
     private readonly enqueue: EnqueueIngest,
     private readonly tracker: UploadTracker,
+    /** Bytes of originals one account may keep; undefined → no quota. */
+    private readonly quotaBytes?: number,
   ) {}
 
   /**
@@ -36,13 +38,15 @@ export class FilesService {
    * file with its ingest enqueued; an invalid one, with `strict`, refuses the whole request (415 for
    * a type or content mismatch, 422 for an unsafe or corrupt file), otherwise it is recorded as
    * FAILED with the reason so the others go on alone. Refused or failed originals are not kept.
-   * Redis not answering is QueueUnavailableError (503), with nothing kept.
+   * Redis not answering is QueueUnavailableError (503), with nothing kept. With a quota, uploads
+   * that would take the account's originals past it are refused whole (507), nothing kept.
    */
   async accept(
     ownerId: string,
     uploads: StoredUpload[],
     options: { strict?: boolean; sessionId?: string | undefined } = {},
   ): Promise<{ sessionId: string; files: FileRecord[] }> {
+    await this.#checkQuota(ownerId, uploads);
     const checks = await Promise.all(uploads.map((u) => this.#validate(u)));
     const problems = checks.map((c) => (c instanceof InvalidFileError ? c : null));
     const refused = problems.find((p) => p !== null);
@@ -105,6 +109,23 @@ export class FilesService {
       }
     }
     return { sessionId, files: rows.map(toFileRecord) };
+  }
+
+  /** Refuses `uploads` (507, their originals removed) when they would take `ownerId` past the quota. */
+  async #checkQuota(ownerId: string, uploads: StoredUpload[]): Promise<void> {
+    if (this.quotaBytes === undefined) return;
+    const kept = await this.storage.files.list({ ownerId, fileType: 'GENERAL' });
+    const used = kept.reduce((n, f) => n + f.sizeBytes, 0);
+    const incoming = uploads.reduce((n, u) => n + u.sizeBytes, 0);
+    if (used + incoming <= this.quotaBytes) return;
+    await this.#discardAll(uploads);
+    const size = (bytes: number) =>
+      bytes < 2 ** 20 ? `${Math.ceil(Math.max(0, bytes) / 1024)} KB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
+    throw new HttpError(
+      507,
+      'QUOTA_EXCEEDED',
+      `This upload needs ${size(incoming)}, but your account has ${size(this.quotaBytes - used)} of its ${size(this.quotaBytes)} storage left. Delete files you no longer need, or ask an administrator for more space.`,
+    );
   }
 
   /**
