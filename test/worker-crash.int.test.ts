@@ -104,58 +104,26 @@ async function stopChildren(): Promise<void> {
   }
 }
 
-it('finishes the file in hand when stopped with SIGTERM', async () => {
+/**
+ * Starts a fresh Sift (its own database and queue; `extra` overrides), uploads the many-row CSV and
+ * sends SIGTERM once its rows are loading; resolves when the process has exited (with code 0).
+ */
+async function stopWhileLoading(name: string, extra: Record<string, unknown> = {}) {
   await stopChildren();
   const port = await freePort();
   const id = randomUUID().replaceAll('-', '');
   const overrides = {
     port,
     dataDir,
-    clickhouseDatabase: `term_${id}`,
-    queuePrefix: `sift-term-${id}`,
+    clickhouseDatabase: `${name}_${id}`,
+    queuePrefix: `sift-${name}-${id}`,
     webDir: undefined,
     csvChunkBytes: 256 * 1024,
     csvLoader: 'engine-chunked',
+    ...extra,
   };
   const child = await startChild(overrides);
-  const url = `http://localhost:${port}`;
-  const user = await ApiClient.onboarded(url, 'admin@example.com', 'Tess', 'Term');
-  const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
-  const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
-    .id;
-  await waitFor(
-    () => user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`),
-    (s) => s.files[0]!.currentStage === 2,
-    { intervalMs: 50, what: 'rows to be loading' },
-  );
-  child.kill('SIGTERM');
-  const code = await new Promise((r) => child.once('exit', r));
-  expect(code).toBe(0);
-
-  // Nothing was left for another worker: the file is complete already.
-  await startChild(overrides);
-  const file = await user.json<FileRecord>(`/file/files/${uploaded!.id}`);
-  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
-  expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
-});
-
-it('hands the file in hand back to the queue when stopping outlasts its deadline', async () => {
-  await stopChildren();
-  const port = await freePort();
-  const id = randomUUID().replaceAll('-', '');
-  const overrides = {
-    port,
-    dataDir,
-    clickhouseDatabase: `handback_${id}`,
-    queuePrefix: `sift-handback-${id}`,
-    webDir: undefined,
-    csvChunkBytes: 256 * 1024,
-    csvLoader: 'engine-chunked',
-    shutdownTimeoutMs: 0,
-  };
-  const child = await startChild(overrides);
-  const url = `http://localhost:${port}`;
-  const user = await ApiClient.onboarded(url, 'admin@example.com', 'Hana', 'Back');
+  const user = await ApiClient.onboarded(`http://localhost:${port}`, 'admin@example.com', 'Tess', 'Term');
   const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
   const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
     .id;
@@ -166,6 +134,21 @@ it('hands the file in hand back to the queue when stopping outlasts its deadline
   );
   child.kill('SIGTERM');
   expect(await new Promise((r) => child.once('exit', r))).toBe(0);
+  return { overrides, user, fileId: uploaded!.id };
+}
+
+it('finishes the file in hand when stopped with SIGTERM', async () => {
+  const { overrides, user, fileId } = await stopWhileLoading('term');
+
+  // Nothing was left for another worker: the file is complete already.
+  await startChild(overrides);
+  const file = await user.json<FileRecord>(`/file/files/${fileId}`);
+  expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
+  expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
+});
+
+it('hands the file in hand back to the queue when stopping outlasts its deadline', async () => {
+  const { overrides, user, fileId } = await stopWhileLoading('handback', { shutdownTimeoutMs: 0 });
 
   // Handed back, not failed and not left to expire: waiting, with no attempt spent.
   const queue = new Queue(INGEST_QUEUE, {
@@ -179,13 +162,13 @@ it('hands the file in hand back to the queue when stopping outlasts its deadline
       failed: 0,
       delayed: 0,
     });
-    expect((await queue.getJob(uploaded!.id))?.attemptsMade).toBe(0);
+    expect((await queue.getJob(fileId))?.attemptsMade).toBe(0);
   } finally {
     await queue.close();
   }
 
   await startChild({ ...overrides, shutdownTimeoutMs: 30_000 });
-  const file = await user.waitForIngest(uploaded!.id, 120_000);
+  const file = await user.waitForIngest(fileId, 120_000);
   expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
   expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
 });

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidFileError, readSpreadsheet, validateSpreadsheet } from './index.ts';
+import { workbookBytes } from './testing/workbook.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,30 +36,12 @@ async function outcome(name: string, bytes: Uint8Array): Promise<'rows' | 'refus
 const VALID_CSV =
   'Name,Email,Notes\r\nAda Lovelace,ada@example.org,"quoted, with ""quotes"""\r\nGrace,g@x.org,\r\n';
 
-/** A small valid workbook whose sheet XML is `sheet` (shared strings and styles included). */
-async function workbook(sheet: string): Promise<Uint8Array> {
-  const rel = (id: string, type: string, target: string) =>
-    `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
-  const zip = new JSZip();
-  zip.file(
-    '_rels/.rels',
-    `<Relationships>${rel('rId1', 'officeDocument', 'xl/workbook.xml')}</Relationships>`,
-  );
-  zip.file(
-    'xl/_rels/workbook.xml.rels',
-    `<Relationships>${rel('rId1', 'worksheet', 'worksheets/sheet1.xml')}${rel('rId2', 'sharedStrings', 'sharedStrings.xml')}</Relationships>`,
-  );
-  zip.file(
-    'xl/workbook.xml',
-    `<workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-  );
-  zip.file(
-    'xl/sharedStrings.xml',
-    '<sst><si><t>Name</t></si><si><r><t>Ada </t></r><r><t>Lovelace</t></r></si></sst>',
-  );
-  zip.file('xl/worksheets/sheet1.xml', sheet);
-  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
-}
+/** A small valid workbook whose sheet XML is `sheet`, with shared strings (one of them rich text). */
+const workbook = (sheet: string) =>
+  workbookBytes(sheet, {
+    'xl/sharedStrings.xml':
+      '<sst><si><t>Name</t></si><si><r><t>Ada </t></r><r><t>Lovelace</t></r></si></sst>',
+  });
 
 const VALID_SHEET =
   '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>When</t></is></c></row>' +

@@ -16,6 +16,16 @@ export async function writeWorkbook(
   rows: string,
   extra: Record<string, string | Buffer> = {},
 ): Promise<string> {
+  const file = path.join(dir, name);
+  writeFileSync(file, await workbookBytes(`<worksheet><sheetData>${rows}</sheetData></worksheet>`, extra));
+  return file;
+}
+
+/** The bytes of a one-sheet workbook ("Data") whose worksheet part is `sheet`, with `extra` parts (see writeWorkbook). */
+export async function workbookBytes(
+  sheet: string,
+  extra: Record<string, string | Buffer> = {},
+): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file(
     '_rels/.rels',
@@ -29,11 +39,9 @@ export async function writeWorkbook(
     'xl/workbook.xml',
     `<workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
   );
-  zip.file('xl/worksheets/sheet1.xml', `<worksheet><sheetData>${rows}</sheetData></worksheet>`);
+  zip.file('xl/worksheets/sheet1.xml', sheet);
   for (const [part, content] of Object.entries(extra)) zip.file(part, content);
-  const file = path.join(dir, name);
-  writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
-  return file;
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
 /** An inline-string cell at `ref` holding `text` (already XML-escaped). */
