@@ -1,71 +1,154 @@
 /**
  * Purging the embedded engine's memory while heavy work runs (MemoryPurger, Storage.purgingMemory):
- * the engine takes `SYSTEM JEMALLOC PURGE`, purges run only while work is under way, a refused
- * purge is reported once and never fails the work. Giving back the engine's code pages
+ * the engine takes `SYSTEM JEMALLOC PURGE`; on fake time, purges run only while work is under way,
+ * a refused purge is reported once and never fails the work. Giving back the engine's code pages
  * (releaseEngineCode): the process's resident file pages fall and the engine still answers; the
  * purger's idle step runs once after the last work, never during it.
  */
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryPurger, releaseEngineCode, residentFileBytes } from '@sift/clickhouse';
 import { useTempStorage } from './support/storage.ts';
 
 const temp = useTempStorage('engine_memory');
 
-/** A purger of the test's engine, with the errors it reports. */
-function enginePurger(query = 'SYSTEM JEMALLOC PURGE') {
+/** A purger on fake time whose purge succeeds (or, with `refuse`, is refused), counting its calls. */
+function countingPurger(refuse?: Error) {
   const errors: unknown[] = [];
   let calls = 0;
   const purger = new MemoryPurger(
-    () => {
+    async () => {
       calls++;
-      return temp.storage().client.command({ query });
+      if (refuse) throw refuse;
     },
     (e) => errors.push(e),
-    20,
+    INTERVAL,
   );
   return { purger, errors, calls: () => calls };
 }
 
+const INTERVAL = 20;
+/** Lets fake time pass by `intervals` purge intervals, running what falls due on the way. */
+const pass = (intervals: number) => vi.advanceTimersByTimeAsync(intervals * INTERVAL);
+
+/** Work that runs until `finish` is called. */
+function pending() {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return { work: () => done, finish };
+}
+
 describe('engine memory purging', () => {
-  it('purges the engine repeatedly while work runs, and stops when it ends', async () => {
-    const { purger, errors } = enginePurger();
-    const value = await purger.during(async () => {
-      await vi.waitFor(() => expect(purger.purges).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
-      return 'done';
-    });
-    expect(value).toBe('done');
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('purges repeatedly while work runs, and stops when it ends', async () => {
+    const { purger, errors, calls } = countingPurger();
+    const job = pending();
+    const running = purger.during(job.work);
+    await pass(3);
+    expect(calls()).toBe(4); // one at the start, one an interval
+    job.finish();
+    await running;
+    await pass(10);
+    expect(calls()).toBe(4);
+    expect(purger.purges).toBe(4);
     expect(errors).toEqual([]);
-    await sleep(50); // a purge under way when the work ended completes
-    const after = purger.purges;
-    await sleep(200); // ten intervals
-    expect(purger.purges).toBe(after);
   });
 
   it('keeps purging while any of several overlapping pieces of work runs', async () => {
-    const { purger } = enginePurger();
-    let releaseLong!: () => void;
-    const long = purger.during(() => new Promise<void>((resolve) => (releaseLong = resolve)));
-    await purger.during(() => sleep(30));
-    const atShortEnd = purger.purges;
-    await vi.waitFor(() => expect(purger.purges).toBeGreaterThan(atShortEnd + 1), { timeout: 10_000 });
-    releaseLong();
-    await long;
+    const { purger, calls } = countingPurger();
+    const long = pending();
+    const short = pending();
+    const longRun = purger.during(long.work);
+    const shortRun = purger.during(short.work);
+    await pass(1);
+    short.finish();
+    await shortRun;
+    const atShortEnd = calls();
+    await pass(3);
+    expect(calls()).toBe(atShortEnd + 3);
+    long.finish();
+    await longRun;
+    await pass(3);
+    expect(calls()).toBe(atShortEnd + 3);
   });
 
   it('reports a refused purge once and stops trying, without failing the work', async () => {
-    const { purger, errors, calls } = enginePurger('SYSTEM JEMALLOC NO_SUCH_COMMAND');
+    const { purger, errors, calls } = countingPurger(new Error('refused'));
     const value = await purger.during(async () => {
-      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
-      await sleep(100); // five intervals
+      await pass(5);
       return 42;
     });
     expect(value).toBe(42);
     expect(calls()).toBe(1);
-    expect(String(errors[0])).toMatch(/syntax|JEMALLOC/i);
-    await purger.during(() => sleep(100)); // later work does not try again
+    expect(errors.map(String)).toEqual(['Error: refused']);
+    const later = pending();
+    const laterRun = purger.during(later.work);
+    await pass(5); // later work does not try again
+    later.finish();
+    await laterRun;
     expect(calls()).toBe(1);
+  });
+
+  it('runs its idle step once after the last work ends, and not while other work starts in time', async () => {
+    let idles = 0;
+    const purger = new MemoryPurger(async () => {}, undefined, INTERVAL, {
+      afterMs: 4 * INTERVAL,
+      run: () => idles++,
+    });
+    await purger.during(async () => {});
+    await pass(2);
+    const next = pending();
+    const nextRun = purger.during(next.work); // starts before the idle step was due: it is put off
+    await pass(10);
+    expect(idles).toBe(0);
+    next.finish();
+    await nextRun;
+    await pass(3);
+    expect(idles).toBe(0);
+    await pass(1);
+    expect(idles).toBe(1);
+    await pass(20);
+    expect(idles).toBe(1);
+  });
+
+  it('reports what the idle step throws without stopping the purges', async () => {
+    const errors: unknown[] = [];
+    const purger = new MemoryPurger(
+      async () => {},
+      (e) => errors.push(e),
+      INTERVAL,
+      {
+        afterMs: INTERVAL,
+        run: () => {
+          throw new Error('no pages');
+        },
+      },
+    );
+    await purger.during(async () => {});
+    await pass(1);
+    expect(errors.map(String)).toEqual(['Error: no pages']);
+    const job = pending();
+    const running = purger.during(job.work);
+    await pass(2);
+    job.finish();
+    await running;
+    expect(purger.purges).toBe(4);
+  });
+});
+
+describe('the engine under the purger', () => {
+  it('takes SYSTEM JEMALLOC PURGE, and refuses an unknown command with an error to report', async () => {
+    const client = temp.storage().client;
+    await expect(client.command({ query: 'SYSTEM JEMALLOC PURGE' })).resolves.toBeDefined();
+    await expect(client.command({ query: 'SYSTEM JEMALLOC NO_SUCH_COMMAND' })).rejects.toThrow(
+      /syntax|JEMALLOC/i,
+    );
   });
 
   it('Storage.purgingMemory resolves and rejects as its work does', async () => {
@@ -78,38 +161,6 @@ describe('engine memory purging', () => {
     ).rejects.toThrow('load failed');
     // The engine still answers after purges.
     await expect(storage.ping()).resolves.toBe(true);
-  });
-
-  it('runs its idle step once after the last work ends, and not while other work starts in time', async () => {
-    let idles = 0;
-    const purger = new MemoryPurger(async () => {}, undefined, 20, { afterMs: 80, run: () => idles++ });
-    await purger.during(() => sleep(10));
-    await sleep(30);
-    await purger.during(() => sleep(100)); // starts before the idle step was due: it is put off
-    expect(idles).toBe(0);
-    await vi.waitFor(() => expect(idles).toBe(1), { timeout: 5_000 });
-    await sleep(200);
-    expect(idles).toBe(1);
-  });
-
-  it('reports what the idle step throws without stopping the purges', async () => {
-    const errors: unknown[] = [];
-    const purger = new MemoryPurger(
-      async () => {},
-      (e) => errors.push(e),
-      20,
-      {
-        afterMs: 10,
-        run: () => {
-          throw new Error('no pages');
-        },
-      },
-    );
-    await purger.during(() => sleep(50));
-    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5_000 });
-    expect(String(errors[0])).toContain('no pages');
-    await purger.during(() => sleep(50));
-    expect(purger.purges).toBeGreaterThanOrEqual(2);
   });
 });
 
