@@ -70,10 +70,23 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-/** Opens ClickHouse, applies migrations and returns the repositories. */
-export async function openStorage(options: ClickHouseOptions): Promise<Storage> {
+/**
+ * Runs `work` while no other process sharing the ClickHouse server runs its own (a lock held
+ * elsewhere, e.g. in Redis); resolves or rejects as `work` does.
+ */
+export type MigrationLock = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Opens ClickHouse, applies migrations and returns the repositories. Processes that share a
+ * ClickHouse server pass `migrationLock`, so the migrations run once however many start together:
+ * each takes the lock in turn and finds what the first applied.
+ */
+export async function openStorage(
+  options: ClickHouseOptions & { migrationLock?: MigrationLock | undefined },
+): Promise<Storage> {
   const client = openClickHouse(options);
-  await migrate(client, options.database);
+  const lock: MigrationLock = options.migrationLock ?? ((work) => work());
+  await lock(() => migrate(client, options.database));
   let purger: MemoryPurger | null = null;
   if (!options.url) {
     const releaseCode = engineCodeReleaser((error) =>

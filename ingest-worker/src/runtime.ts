@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Worker } from 'bullmq';
 import { openStorage, type Storage } from '@sift/clickhouse';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
-import { checkRedis } from '@sift/shared/redis';
+import { checkRedis, withRedisLock } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
@@ -33,14 +33,20 @@ export interface IngestRuntimeOptions {
   log?: (message: string, detail?: unknown) => void;
 }
 
-/** Opens the ClickHouse `config` names (embedded chDB under `dataDir` when no URL is set), migrated. */
+/**
+ * Opens the ClickHouse `config` names (embedded chDB under `dataDir` when no URL is set), migrated.
+ * A server is shared by many processes, so its migrations run under a Redis lock (one process
+ * applies them, the others wait and find them applied); embedded chDB belongs to one process.
+ */
 export function openConfiguredStorage(config: WorkerConfig): Promise<Storage> {
+  const lockKey = `${config.queuePrefix}:lock:migrations:${config.clickhouseDatabase}`;
   return openStorage({
     url: config.clickhouseUrl,
     user: config.clickhouseUser,
     password: config.clickhousePassword,
     database: config.clickhouseDatabase,
     dataDir: config.dataDir,
+    migrationLock: config.clickhouseUrl ? (work) => withRedisLock(config.redisUrl, lockKey, work) : undefined,
   });
 }
 

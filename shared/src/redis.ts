@@ -1,4 +1,5 @@
 /** Start-up checks of the Redis that holds Sift's ingest queue and upload tracking. */
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /** What checkRedis found: a warning to log, if any. */
@@ -40,4 +41,54 @@ export async function checkRedis(url: string): Promise<RedisCheck> {
   const advice = `Sift's ingest queue would lose jobs when Redis evicts keys: set \`maxmemory-policy noeviction\` in its configuration (it is ${policy})`;
   if (limit > 0) throw new Error(`${advice}.`);
   return { warning: `${advice}; it has no memory limit now, so nothing is evicted yet.` };
+}
+
+/** How long a lock lives without renewal, and how long a process waits for one, in ms. */
+export interface RedisLockTiming {
+  /** The key's expiry; the holder renews it at a third of this while its work runs. */
+  ttlMs: number;
+  /** Longest wait for a lock another process holds before giving up with an Error. */
+  waitMs: number;
+}
+
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+
+/**
+ * Runs `work` holding the Redis lock `key` (SET NX with an expiry, renewed while `work` runs and
+ * released only by its holder), so one process at a time runs it across every process sharing
+ * the Redis. A holder that dies leaves the lock to expire after `ttlMs`. Waits for a held lock,
+ * polling; throws an Error naming the key after `waitMs`. Resolves or rejects as `work` does.
+ */
+export async function withRedisLock<T>(
+  redisUrl: string,
+  key: string,
+  work: () => Promise<T>,
+  timing: RedisLockTiming = { ttlMs: 30_000, waitMs: 600_000 },
+): Promise<T> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
+  redis.on('error', () => undefined);
+  const token = randomUUID();
+  try {
+    await redis.connect();
+    const deadline = Date.now() + timing.waitMs;
+    while ((await redis.set(key, token, 'PX', timing.ttlMs, 'NX')) !== 'OK') {
+      if (Date.now() > deadline)
+        throw new Error(
+          `Gave up waiting for the lock ${key}, held by another process for over ${timing.waitMs} ms.`,
+        );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const renew = setInterval(() => {
+      redis.eval(RENEW, 1, key, token, String(timing.ttlMs)).catch(() => undefined);
+    }, timing.ttlMs / 3);
+    try {
+      return await work();
+    } finally {
+      clearInterval(renew);
+      await redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+    }
+  } finally {
+    redis.disconnect();
+  }
 }

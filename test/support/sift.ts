@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -10,6 +9,7 @@ import { signIn } from './oidc.ts';
 import { waitFor } from './wait.ts';
 
 export { waitFor };
+export { freePort } from './ports.ts';
 
 /** One chDB data directory per test process (chDB allows one per process); databases isolate tests. */
 const processDataDir = mkdtempSync(path.join(tmpdir(), 'sift-test-'));
@@ -140,14 +140,4 @@ export async function searchView(client: ApiClient) {
     data: r.data.map(({ __fileId: _, ...rest }) => rest),
   });
   return { general: strip(general), authors: strip(authors) };
-}
-
-/** A TCP port free on 127.0.0.1 right now (for a process the test starts itself). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }

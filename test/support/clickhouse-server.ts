@@ -1,0 +1,114 @@
+/**
+ * A real ClickHouse server for tests, from the chDB library Sift already installs: its
+ * clickhouse-local entry point, run by a small native launcher (clickhouse-launcher.c), opens
+ * ClickHouse's own HTTP interface (and TCP, when asked) and keeps it up with a query that never ends.
+ * It stands in for the ClickHouse server a deployment runs, which has no package for these machines.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.ts';
+import { waitFor } from './wait.ts';
+
+const LAUNCHER_SOURCE = fileURLToPath(new URL('./clickhouse-launcher.c', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The chDB library's path, found the way the chdb package finds it. */
+export function libchdbPath(): string {
+  const fromChdb = createRequire(createRequire(path.join(ROOT, 'clickhouse/package.json')).resolve('chdb'));
+  return path.join(path.dirname(fromChdb.resolve('@chdb/lib-linux-x64-gnu/package.json')), 'libchdb.so');
+}
+
+/** Builds the launcher once per source version (under node_modules/.cache), returns its path. */
+function launcher(): string {
+  const source = readFileSync(LAUNCHER_SOURCE);
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 12);
+  const dir = path.join(ROOT, 'node_modules/.cache/sift-clickhouse-launcher');
+  const binary = path.join(dir, `clickhouse-launcher-${hash}`);
+  if (!existsSync(binary)) {
+    mkdirSync(dir, { recursive: true });
+    const building = `${binary}.${process.pid}`;
+    execFileSync('cc', ['-O2', '-o', building, LAUNCHER_SOURCE, '-ldl'], { stdio: 'inherit' });
+    renameSync(building, binary);
+  }
+  return binary;
+}
+
+export interface TestClickHouse {
+  /** The HTTP interface, e.g. `http://127.0.0.1:PORT`. */
+  url: string;
+  httpPort: number;
+  /** The native protocol's port, when asked for (`tcp: true`). */
+  tcpPort: number | undefined;
+  /** The server's data directory (kept across a restart with the same `dataDir`). */
+  dataDir: string;
+  /** Stops the server (SIGTERM, then SIGKILL); removes the data directory unless it was given. */
+  stop(): Promise<void>;
+}
+
+export interface TestClickHouseOptions {
+  /** Reuse a data directory (to restart on the same data); default a new temporary one. */
+  dataDir?: string;
+  /** Also listen on the native TCP protocol (for `remote_servers` clusters). */
+  tcp?: boolean;
+  /** A server configuration file (`--config-file`), e.g. with `remote_servers`. */
+  configFile?: string;
+}
+
+/** Starts a test-only ClickHouse server on free loopback ports; resolves once it answers `/ping`. */
+export async function startTestClickHouse(options: TestClickHouseOptions = {}): Promise<TestClickHouse> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sift-clickhouse-'));
+  const httpPort = await freePort();
+  const tcpPort = options.tcp ? await freePort() : undefined;
+  const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';
+  const args = [
+    libchdbPath(),
+    `--path=${dataDir}`,
+    `--http_port=${httpPort}`,
+    ...(tcpPort ? [`--tcp_port=${tcpPort}`] : []),
+    '--listen_host=127.0.0.1',
+    ...(options.configFile ? [`--config-file=${options.configFile}`] : []),
+    '--multiquery',
+    // The listeners live as long as this query runs: one row a second, never ending.
+    `--query=${listen} SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 FORMAT Null`,
+  ];
+  const child: ChildProcess = spawn(launcher(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${httpPort}`;
+  try {
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`The test ClickHouse server exited: ${stderr}`);
+        return fetch(`${url}/ping`, { signal: AbortSignal.timeout(2000) })
+          .then((r) => r.ok)
+          .catch(() => false);
+      },
+      (up) => up,
+      { intervalMs: 50, timeoutMs: 60_000, what: 'the test ClickHouse server to answer' },
+    );
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  }
+  return {
+    url,
+    httpPort,
+    tcpPort,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
