@@ -4,7 +4,7 @@
  * are minted here with the dev identity provider's own signing key, so only the claim under test is
  * wrong.
  */
-import { createPublicKey, type JsonWebKey } from 'node:crypto';
+import { createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
@@ -180,6 +180,21 @@ describe('HTTP hardening', () => {
     } finally {
       await limited.close();
       await proxied.close();
+    }
+  });
+
+  it('counts a client across API processes that share Redis, as behind a load balancer', async () => {
+    const queuePrefix = `sift-rate-${randomUUID()}`;
+    const a = await startTestSift({ rateLimitPerMinute: 4, queuePrefix });
+    const b = await startTestSift({ rateLimitPerMinute: 4, queuePrefix });
+    try {
+      const statuses = [];
+      for (const base of [a.url, b.url, a.url, b.url, a.url, b.url])
+        statuses.push((await fetch(`${base}/api/config`, { signal: AbortSignal.timeout(10_000) })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 

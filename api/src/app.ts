@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type Express, type Router } from 'express';
 import type { Storage } from '@sift/clickhouse';
 import { AccountsService } from './accounts/accounts.service.ts';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
@@ -42,6 +42,11 @@ export interface AppDeps {
   log: (message: string, detail?: unknown) => void;
   /** Ingest jobs by state, for the admin system statistics (zeros when not given). */
   queueCounts?: QueueCounts | undefined;
+  /**
+   * Where the rate limit counts requests: Redis, so every API process behind a load balancer counts
+   * the same client together; unset → this process's memory.
+   */
+  rateLimitStore?: Store | undefined;
 }
 
 /** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
@@ -77,6 +82,9 @@ export function createApp(deps: AppDeps): Express {
       limit: config.rateLimitPerMinute,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
+      store: deps.rateLimitStore,
+      // Redis not answering must not refuse every request: uploads then answer 503 on their own.
+      passOnStoreError: true,
       handler: (_req, res) => {
         res.status(429).json({
           error: 'Too many requests. Please wait a minute and try again.',

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
 import type { ErrorBody } from '@sift/shared/contracts';
@@ -72,6 +74,14 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     prefix: config.queuePrefix,
   });
   const tracker = new UploadTracker(producer, config.queuePrefix);
+  // The rate limit's own connection: it queues commands while (re)connecting, unlike `producer`.
+  const rateLimitRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2000 });
+  rateLimitRedis.on('error', () => undefined);
+  const rateLimitStore = new RedisStore({
+    prefix: `${config.queuePrefix}:rate-limit:`,
+    sendCommand: (command: string, ...args: string[]) =>
+      rateLimitRedis.call(command, ...args) as Promise<RedisReply>,
+  });
   const worker = config.runWorker ? await startIngestRuntime({ config, storage, log }) : null;
   const devIdp = config.oidcIssuer
     ? undefined
@@ -93,6 +103,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     devIdp,
     log,
     tracker,
+    rateLimitStore,
     queueCounts: async () => {
       const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
       return {
@@ -124,6 +135,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
       ]);
       await queue.close();
       producer.disconnect();
+      rateLimitRedis.disconnect();
       await storage.close();
     },
   };
