@@ -1,7 +1,7 @@
 // Sift's import boundaries, checked by `npm run lint` (dependency-cruiser). Workspaces stack
 // web → shared and api → ingest-worker → { clickhouse, spreadsheet } → shared; a workspace is
 // reached only through its package name and `exports`, never by a relative path into its folder.
-const WS = '(shared|clickhouse|spreadsheet|ingest-worker|api|web)';
+const WS = '(shared|clickhouse|spreadsheet|object-store|ingest-worker|api|web)';
 
 /** A rule forbidding imports from `from` (path regex) to `to` (path regex). */
 const never = (name, comment, from, to) => ({
@@ -33,13 +33,25 @@ module.exports = {
       'shared-imports-no-workspace',
       '@sift/shared is the bottom layer: contracts and constants every workspace may import.',
       '^shared/',
-      '^(clickhouse|spreadsheet|ingest-worker|api|web)/',
+      '^(clickhouse|spreadsheet|object-store|ingest-worker|api|web)/',
     ),
     never(
       'libraries-stay-libraries',
-      'clickhouse and spreadsheet know nothing of each other, the worker, the api or the web app.',
-      '^(clickhouse|spreadsheet)/',
+      'clickhouse, spreadsheet and object-store know nothing of the worker, the api or the web app.',
+      '^(clickhouse|spreadsheet|object-store)/',
       '^(ingest-worker|api|web)/',
+    ),
+    never(
+      'object-store-stands-alone',
+      'Where files are kept is its own concern: object-store and the libraries beside it do not import each other.',
+      '^object-store/',
+      '^(clickhouse|spreadsheet)/',
+    ),
+    never(
+      'libraries-keep-out-of-object-store',
+      'Where files are kept is its own concern: object-store and the libraries beside it do not import each other.',
+      '^(clickhouse|spreadsheet)/',
+      '^object-store/',
     ),
     never(
       'clickhouse-is-not-spreadsheet',
@@ -70,7 +82,7 @@ module.exports = {
       'web-uses-contracts-only',
       'The browser app imports only the HTTP contract of the server side.',
       '^web/',
-      '^(clickhouse|spreadsheet|ingest-worker|api)/|^shared/src/(?!contracts/)',
+      '^(clickhouse|spreadsheet|object-store|ingest-worker|api)/|^shared/src/(?!contracts/)',
     ),
     never(
       'web-lib-is-pure',

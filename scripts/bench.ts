@@ -17,7 +17,7 @@
  * run), which are shared and reclaimable.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +33,7 @@ import {
   type Storage,
 } from '@sift/clickhouse';
 import { disablePretenuring, ingestFile } from '@sift/ingest-worker';
+import { LocalDiskStore } from '@sift/object-store';
 import type { FileRecord, UploadResponse } from '@sift/shared/contracts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
 import { apiCaller, curlApi, serveAlone, watchMemory, type Peak } from './bench-support.ts';
@@ -112,6 +113,12 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number
   return { value, ms: performance.now() - t, peak: watch.stop() };
 }
 
+/** The generated files in `dir` as stored originals (`blobs/<name>` is `dir/<name>`). */
+function benchOriginals(dir: string): LocalDiskStore {
+  if (!existsSync(path.join(dir, 'blobs'))) symlinkSync('.', path.join(dir, 'blobs'));
+  return new LocalDiskStore(dir);
+}
+
 async function ingest(
   storage: Storage,
   dir: string,
@@ -135,7 +142,7 @@ async function ingest(
     peak,
   } = await measured(() =>
     ingestFile(
-      { storage, blobDir: dir, csvLoader },
+      { storage, originals: benchOriginals(dir), tmpDir: path.join(dir, 'tmp'), csvLoader },
       { fileId: id, ownerId, storedName: name, originalFilename: name },
     ),
   );

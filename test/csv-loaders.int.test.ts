@@ -9,6 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newUploadRecord, type Storage } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
+import { originalsIn } from './support/originals.ts';
 import { useTempStorage } from './support/storage.ts';
 
 const temp = useTempStorage('csv');
@@ -42,7 +43,7 @@ async function ingest(
   const csvLoader = loader === 'server' ? 'javascript' : loader;
   const as = loader === 'server' ? { ...storage, embedded: false } : storage;
   const written = await ingestFile(
-    { storage: as, blobDir: dir, tmpDir: path.join(dir, 'tmp'), csvLoader, csvChunkBytes: 64 },
+    { storage: as, originals: originalsIn(dir), tmpDir: path.join(dir, 'tmp'), csvLoader, csvChunkBytes: 64 },
     { fileId: id, ownerId: 'o', storedName: stored, originalFilename: name },
   );
   const out = [];

@@ -16,6 +16,7 @@ import {
   type Storage,
 } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
+import { originalsIn } from './support/originals.ts';
 import { useTempStorage } from './support/storage.ts';
 
 const temp = useTempStorage('index');
@@ -32,7 +33,7 @@ async function ingest(name: string, text: string, csvLoader: 'engine' | 'javascr
     newUploadRecord({ id, ownerId: 'o', originalFilename: name, filename: id, sizeBytes: text.length }),
   );
   const written = await ingestFile(
-    { storage, blobDir: dir, tmpDir: path.join(dir, 'tmp'), csvLoader },
+    { storage, originals: originalsIn(dir), tmpDir: path.join(dir, 'tmp'), csvLoader },
     { fileId: id, ownerId: 'o', storedName: id, originalFilename: name },
   );
   return written.find((f) => f.id === id)!;

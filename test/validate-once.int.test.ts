@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newUploadRecord, type Storage } from '@sift/clickhouse';
 import { ingestFile } from '@sift/ingest-worker';
 import type { IngestFilePayload } from '@sift/shared/jobs';
+import { originalsIn } from './support/originals.ts';
 import { useTempStorage } from './support/storage.ts';
 
 const temp = useTempStorage('validate_once');
@@ -31,7 +32,7 @@ async function storeUnsupportedName(): Promise<Omit<IngestFilePayload, 'format'>
   return { fileId: id, ownerId: 'o', storedName, originalFilename };
 }
 
-const deps = () => ({ storage, blobDir: temp.dir, tmpDir: path.join(temp.dir, 'tmp') });
+const deps = () => ({ storage, originals: originalsIn(temp.dir), tmpDir: path.join(temp.dir, 'tmp') });
 
 describe('validation at ingest', () => {
   it('trusts the format the api validated', async () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { openObjectStore } from '@sift/object-store';
 import express, { type Express, type Router } from 'express';
 import type { Storage } from '@sift/clickhouse';
 import { AccountsService } from './accounts/accounts.service.ts';
@@ -52,7 +53,11 @@ export interface AppDeps {
 /** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
 export function createApp(deps: AppDeps): Express {
   const { config, storage } = deps;
-  const blobDir = path.join(config.dataDir, 'blobs');
+  const objects = openObjectStore(config);
+  const scratchDir = path.join(config.dataDir, 'tmp');
+  // Uploads arrive where originals live on local disk; with a bucket, in scratch until stored there.
+  const blobDir =
+    objects.kind === 'local' ? path.join(config.dataDir, 'blobs') : path.join(scratchDir, 'uploads');
   const exportDir = path.join(config.dataDir, 'exports');
   const verifier = new TokenVerifier({
     issuer: deps.issuer,
@@ -60,12 +65,20 @@ export function createApp(deps: AppDeps): Express {
     permissionsClaim: config.permissionsClaim,
   });
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
-  const files = new FilesService(storage, blobDir, deps.enqueue, deps.tracker, config.accountQuotaBytes);
+  const files = new FilesService(
+    storage,
+    blobDir,
+    objects,
+    deps.enqueue,
+    deps.tracker,
+    config.accountQuotaBytes,
+  );
   const search = new SearchService(storage, deps.log);
   const exports = new ExportHistory(
     storage,
-    new ExportService(storage, search, path.join(config.dataDir, 'tmp')),
-    exportDir,
+    new ExportService(storage, search, scratchDir),
+    objects,
+    scratchDir,
   );
   const queries = new SavedQueries(storage);
 
@@ -131,19 +144,19 @@ export function createApp(deps: AppDeps): Express {
     queries,
     tracker: deps.tracker,
     queueCounts: deps.queueCounts ?? (async () => ({ waiting: 0, active: 0, delayed: 0, failed: 0 })),
-    dataDir: config.dataDir,
+    objects,
   });
   const maintenance = new Maintenance({
     storage,
     tracker: deps.tracker,
     enqueue: deps.enqueue,
-    blobDir,
-    exportDir,
+    objects,
     log: deps.log,
   });
+  // Snapshots hold the originals and exports kept on local disk; a bucket keeps its own versions.
   const snapshots = new Snapshots({
     storage,
-    blobDir,
+    blobDir: path.join(config.dataDir, 'blobs'),
     exportDir,
     snapshotDir: path.join(config.dataDir, 'snapshots'),
   });

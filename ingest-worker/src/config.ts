@@ -1,6 +1,7 @@
 /** The ingest worker's configuration, parsed once from the environment (see `@sift/shared/env`). */
 import path from 'node:path';
 import { parseEnv, serviceEnvSchema, type ServiceEnv } from '@sift/shared/env';
+import type { S3Options } from '@sift/object-store';
 import { READ_ISOLATION, type ReadIsolation } from '@sift/spreadsheet';
 import type { CsvLoader } from './pipeline/types.ts';
 
@@ -28,6 +29,8 @@ export interface WorkerConfig {
   readIsolation: ReadIsolation;
   /** How long a stop waits for jobs in flight before handing them back to the queue, in ms. */
   shutdownTimeoutMs: number;
+  /** The S3-compatible store for originals and exports (S3_*); unset → local disk under `dataDir`. */
+  s3: S3Options | undefined;
 }
 
 /** Defaults of the settings that are not read from the environment. */
@@ -59,5 +62,16 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
       idleTimeoutMs: e.PARSE_IDLE_TIMEOUT_MS ?? READ_ISOLATION.idleTimeoutMs,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          prefix: e.S3_PREFIX,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
   };
 }

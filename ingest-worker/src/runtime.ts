@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Worker } from 'bullmq';
 import { openStorage, type Storage } from '@sift/clickhouse';
+import { openObjectStore } from '@sift/object-store';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { checkRedis, withRedisLock } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
@@ -69,7 +70,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
   const tracker = new UploadTracker(tracking, config.queuePrefix);
   const worker = startIngestWorker({
     storage,
-    blobDir: path.join(config.dataDir, 'blobs'),
+    originals: openObjectStore(config),
     tmpDir: path.join(config.dataDir, 'tmp'),
     connection: { url: config.redisUrl },
     prefix: config.queuePrefix,

@@ -22,6 +22,14 @@ export const serviceEnvSchema = z.object({
   PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).optional(),
   /** Longest a file's reader may go without producing rows, in ms; unset → READ_ISOLATION's. */
   PARSE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  /** S3-compatible object storage for originals and exports; unset → local disk under DATA_DIR. */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_PREFIX: z.string().default(''),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   /** How long a stopping process waits for work in flight before it hands jobs back, in ms. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
 });

@@ -6,7 +6,16 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,19 +32,38 @@ export function libchdbPath(): string {
   return path.join(path.dirname(fromChdb.resolve('@chdb/lib-linux-x64-gnu/package.json')), 'libchdb.so');
 }
 
-/** Builds the launcher once per source version (under node_modules/.cache), returns its path. */
-function launcher(): string {
-  const source = readFileSync(LAUNCHER_SOURCE);
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 12);
-  const dir = path.join(ROOT, 'node_modules/.cache/sift-clickhouse-launcher');
-  const binary = path.join(dir, `clickhouse-launcher-${hash}`);
-  if (!existsSync(binary)) {
-    mkdirSync(dir, { recursive: true });
-    const building = `${binary}.${process.pid}`;
-    execFileSync('cc', ['-O2', '-o', building, LAUNCHER_SOURCE, '-ldl'], { stdio: 'inherit' });
-    renameSync(building, binary);
+const CACHE = path.join(ROOT, 'node_modules/.cache/sift-clickhouse-launcher');
+
+/** Makes `target` once (by `make`, into a temporary name renamed into place) and returns it. */
+function cached(target: string, make: (into: string) => void): string {
+  if (!existsSync(target)) {
+    mkdirSync(CACHE, { recursive: true });
+    const into = `${target}.${process.pid}`;
+    make(into);
+    renameSync(into, target);
   }
-  return binary;
+  return target;
+}
+
+/** The launcher, built once per source version; returns its path. */
+function launcher(): string {
+  const hash = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).digest('hex').slice(0, 12);
+  return cached(path.join(CACHE, `clickhouse-launcher-${hash}`), (into) =>
+    execFileSync('cc', ['-O2', '-o', into, LAUNCHER_SOURCE, '-ldl'], { stdio: 'inherit' }),
+  );
+}
+
+/**
+ * A copy of the chDB library for the servers, made once per version. The kernel shares a file's
+ * pages between the processes that map it, so servers running on the installed file would keep the
+ * engine code of every test process's embedded chDB resident (engine-memory's page-out test).
+ */
+function serverLibrary(): string {
+  const lib = libchdbPath();
+  const { size, mtimeMs } = statSync(lib);
+  return cached(path.join(CACHE, `libchdb-${size}-${Math.round(mtimeMs)}.so`), (into) =>
+    copyFileSync(lib, into),
+  );
 }
 
 export interface TestClickHouse {
@@ -66,7 +94,7 @@ export async function startTestClickHouse(options: TestClickHouseOptions = {}): 
   const tcpPort = options.tcp ? await freePort() : undefined;
   const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';
   const args = [
-    libchdbPath(),
+    serverLibrary(),
     `--path=${dataDir}`,
     `--http_port=${httpPort}`,
     ...(tcpPort ? [`--tcp_port=${tcpPort}`] : []),

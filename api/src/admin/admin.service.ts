@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { format as csvFormat } from 'fast-csv';
 import type { AccountRow, AuditDocument, Storage } from '@sift/clickhouse';
+import type { ObjectStore } from '@sift/object-store';
 import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import type {
@@ -18,7 +18,6 @@ import { toAccount } from '../accounts/accounts.service.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { FilesService } from '../files/files.service.ts';
 import type { ExportHistory } from '../search/export-history.ts';
-import { directoryBytes } from './disk.ts';
 import { neutralise } from '../search/export.service.ts';
 import type { SavedQueries } from '../search/saved-queries.ts';
 
@@ -47,7 +46,7 @@ export class AdminService {
       queries: SavedQueries;
       tracker: UploadTracker;
       queueCounts: QueueCounts;
-      dataDir: string;
+      objects: ObjectStore;
     },
   ) {}
 
@@ -168,7 +167,7 @@ export class AdminService {
   }
 
   async systemStats(): Promise<SystemStats> {
-    const { storage, dataDir } = this.deps;
+    const { storage, objects } = this.deps;
     const accounts = await storage.accounts.list();
     const totals = await storage.rows.totals();
     return {
@@ -179,8 +178,8 @@ export class AdminService {
       exports: await storage.exports.count(),
       storage: {
         clickhouseBytes: totals.diskBytes,
-        originalsBytes: await directoryBytes(path.join(dataDir, 'blobs')),
-        exportsBytes: await directoryBytes(path.join(dataDir, 'exports')),
+        originalsBytes: (await objects.usage('blobs/')).bytes,
+        exportsBytes: (await objects.usage('exports/')).bytes,
       },
       queue: await this.deps.queueCounts(),
     };

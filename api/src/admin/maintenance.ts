@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { rm, unlink } from 'node:fs/promises';
-import path from 'node:path';
 import type { Storage } from '@sift/clickhouse';
+import { exportKey, originalKey, type ObjectStore } from '@sift/object-store';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import type { DeletionResult } from '@sift/shared/contracts';
 import type { EnqueueIngest } from '../files/files.service.ts';
@@ -31,8 +30,7 @@ export class Maintenance {
       storage: Storage;
       tracker: UploadTracker;
       enqueue: EnqueueIngest;
-      blobDir: string;
-      exportDir: string;
+      objects: ObjectStore;
       log: (message: string, detail?: unknown) => void;
     },
   ) {}
@@ -63,19 +61,14 @@ export class Maintenance {
         const all = await storage.files.listAll();
         await storage.files.remove(all);
         result.fileRecordsDeleted = all.length;
-        for (const f of all) {
-          if (!f.filename) continue;
-          const removed = await unlink(path.join(this.deps.blobDir, f.filename)).then(
-            () => true,
-            () => false,
-          );
-          if (removed) result.filesDeleted++;
-        }
+        const originals = all.filter((f) => f.filename).map((f) => originalKey(f.filename));
+        for (const key of originals) if ((await this.deps.objects.size(key)) !== null) result.filesDeleted++;
+        await this.deps.objects.remove(originals);
       }
       if (parts.exports) {
         const all = await storage.exports.listAll();
         await storage.exports.remove(all);
-        for (const e of all) await rm(path.join(this.deps.exportDir, e.body.storedName), { force: true });
+        await this.deps.objects.remove(all.map((e) => exportKey(e.body.storedName)));
         result.exportHistoryRecordsDeleted = all.length;
       }
       if (parts.reindex) result.clickHouseReindexed = await this.#reindex();

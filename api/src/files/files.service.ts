@@ -7,6 +7,7 @@ import type { FileRecord, FileStatistics, AuthorFileStatistics } from '@sift/sha
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
+import { originalKey, type ObjectStore } from '@sift/object-store';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { QueueUnavailableError } from './upload-queue-error.ts';
 
@@ -25,7 +26,10 @@ export type EnqueueIngest = (payload: IngestFilePayload, jobId?: string) => Prom
 export class FilesService {
   constructor(
     private readonly storage: Storage,
-    private readonly blobDir: string,
+    /** Where uploads arrive (multer's destination): the originals' own directory on local disk. */
+    private readonly incomingDir: string,
+    /** Where originals are kept (local disk or a shared bucket). */
+    private readonly objects: ObjectStore,
     private readonly enqueue: EnqueueIngest,
     private readonly tracker: UploadTracker,
     /** Bytes of originals one account may keep; undefined → no quota. */
@@ -89,6 +93,16 @@ export class FilesService {
         continue;
       }
       try {
+        await this.#keep(uploads[i]!);
+      } catch (e) {
+        await this.#strand(
+          rows.slice(i),
+          uploads.slice(i),
+          'The file could not be stored. Please upload it again.',
+        );
+        throw e;
+      }
+      try {
         await this.enqueue({
           fileId: row.id,
           ownerId,
@@ -98,17 +112,33 @@ export class FilesService {
           ...(typeof checks[i] === 'string' && { format: checks[i] }),
         });
       } catch {
-        // Not queued: these files can never finish, so they fail now and their originals go.
-        const stranded = rows.slice(i).filter((r) => r.status !== 'FAILED');
-        const message = 'The file could not be queued for processing. Please upload it again.';
-        await this.storage.files.save(
-          ...stranded.map((r) => ({ ...r, status: 'FAILED' as const, errorMessage: message })),
+        await this.#strand(
+          rows.slice(i),
+          uploads.slice(i),
+          'The file could not be queued for processing. Please upload it again.',
         );
-        await this.#discardAll(uploads.slice(i));
         throw new QueueUnavailableError();
       }
     }
     return { sessionId, files: rows.map(toFileRecord) };
+  }
+
+  /** Files that can never finish (not stored or not queued) fail now, and their originals go. */
+  async #strand(rows: FileRow[], uploads: StoredUpload[], message: string): Promise<void> {
+    const stranded = rows.filter((r) => r.status !== 'FAILED');
+    await this.storage.files.save(
+      ...stranded.map((r) => ({ ...r, status: 'FAILED' as const, errorMessage: message })),
+    );
+    await this.#discardAll(uploads);
+  }
+
+  /** Moves an accepted upload into the object store (nothing to do where it arrived in place). */
+  async #keep(upload: StoredUpload): Promise<void> {
+    const incoming = path.join(this.incomingDir, upload.storedName);
+    const key = originalKey(upload.storedName);
+    if (this.objects.localPath(key) === incoming) return;
+    await this.objects.putFile(key, incoming);
+    await unlink(incoming).catch(() => undefined);
   }
 
   /** Refuses `uploads` (507, their originals removed) when they would take `ownerId` past the quota. */
@@ -134,7 +164,10 @@ export class FilesService {
    */
   async #validate(upload: StoredUpload): Promise<SpreadsheetFormat | InvalidFileError | null> {
     try {
-      return await validateSpreadsheet(path.join(this.blobDir, upload.storedName), upload.originalFilename);
+      return await validateSpreadsheet(
+        path.join(this.incomingDir, upload.storedName),
+        upload.originalFilename,
+      );
     } catch (e) {
       if (e instanceof InvalidFileError) return e.kind === 'empty' ? null : e;
       throw e;
@@ -142,7 +175,8 @@ export class FilesService {
   }
 
   async #discard(upload: StoredUpload): Promise<void> {
-    await unlink(path.join(this.blobDir, upload.storedName)).catch(() => undefined);
+    await unlink(path.join(this.incomingDir, upload.storedName)).catch(() => undefined);
+    if (this.objects.kind !== 'local') await this.objects.remove([originalKey(upload.storedName)]);
   }
 
   async #discardAll(uploads: StoredUpload[]): Promise<void> {
@@ -202,7 +236,7 @@ export class FilesService {
     const authorFiles = file.fileType === 'GENERAL' ? await this.storage.files.authorFilesOf(file.id) : [];
     await this.storage.files.remove([file, ...authorFiles]);
     await this.storage.removeFileData(ids);
-    if (file.filename) await unlink(path.join(this.blobDir, file.filename)).catch(() => undefined);
+    if (file.filename) await this.objects.remove([originalKey(file.filename)]);
   }
 
   /** The owner's AUTHOR files, optionally of one status, sorted as asked. */

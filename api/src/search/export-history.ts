@@ -3,7 +3,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
 import type { ExportDocument, Storage, StoredDocument } from '@sift/clickhouse';
+import { exportKey, type ObjectStore } from '@sift/object-store';
 import type { ExportHistoryEntry, PreprocessingPreview } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
 import type { ExportService, ParsedExportRequest } from './export.service.ts';
@@ -68,15 +70,18 @@ async function sendWhileWritten(
 
 /**
  * Exports with a history: each export is streamed to the client and, at the same time, written to
- * `exportDir` (one file per export, a generated name); when it has ended, it is recorded with its
- * row count. A failed or abandoned export leaves neither a file nor a record, and the client's
- * download fails (the response is destroyed) rather than ending as if complete.
+ * a file (one per export, a generated name) that is kept in the object store (`exports/<name>`: in
+ * place on local disk, else written to scratch and then stored); when it has ended, it is recorded
+ * with its row count. A failed or abandoned export leaves neither a file nor a record, and the
+ * client's download fails (the response is destroyed) rather than ending as if complete.
  */
 export class ExportHistory {
   constructor(
     private readonly storage: Storage,
     private readonly exports: ExportService,
-    private readonly exportDir: string,
+    private readonly objects: ObjectStore,
+    /** Where an export is written before it is stored, when the store is not local disk. */
+    private readonly scratchDir: string,
   ) {}
 
   /**
@@ -91,8 +96,10 @@ export class ExportHistory {
     const prepared = await this.exports.prepare(ownerId, request);
     const id = randomUUID();
     const storedName = `${id}.${prepared.format.toLowerCase()}`;
-    const file = path.join(this.exportDir, storedName);
-    await mkdir(this.exportDir, { recursive: true });
+    const key = exportKey(storedName);
+    const inPlace = this.objects.localPath(key);
+    const file = inPlace ?? path.join(this.scratchDir, 'exports', storedName);
+    await mkdir(path.dirname(file), { recursive: true });
     res.attachment(prepared.filename);
     res.type(prepared.contentType);
     let rowCount: number;
@@ -132,9 +139,14 @@ export class ExportHistory {
       },
     };
     try {
+      if (!inPlace) {
+        await this.objects.putFile(key, file);
+        await rm(file, { force: true });
+      }
       await this.storage.exports.save(doc);
     } catch (e) {
       await rm(file, { force: true });
+      await this.objects.remove([key]).catch(() => undefined);
       throw e; // the response is destroyed: the client sees a failed download
     }
     res.end();
@@ -154,15 +166,17 @@ export class ExportHistory {
   /** Sends a kept export as a download; 404 for an unknown id or another account's export. */
   async download(ownerId: string, id: string, res: Response): Promise<void> {
     const doc = await this.#get(ownerId, id);
-    const file = path.join(this.exportDir, doc.body.storedName);
-    const size = await stat(file).then(
-      (s) => s.size,
-      () => null,
-    );
-    if (size === null) throw new NotFoundError('The export file is no longer available', 'EXPORT_NOT_FOUND');
+    const key = exportKey(doc.body.storedName);
+    const gone = () => new NotFoundError('The export file is no longer available', 'EXPORT_NOT_FOUND');
+    const size = await this.objects.size(key);
+    if (size === null) throw gone();
+    const file = this.objects.localPath(key);
+    const body = file ? null : await this.objects.read(key);
+    if (!file && !body) throw gone();
     res.attachment(doc.body.exportFilename);
     res.setHeader('content-length', String(size));
-    await sendFileRange(res, file, 0, size - 1);
+    if (file) await sendFileRange(res, file, 0, size - 1);
+    else await pipeline(body!, res, { end: false });
     res.end();
   }
 
@@ -170,7 +184,7 @@ export class ExportHistory {
   async delete(ownerId: string, id: string): Promise<void> {
     const doc = await this.#get(ownerId, id);
     await this.storage.exports.remove([doc]);
-    await rm(path.join(this.exportDir, doc.body.storedName), { force: true });
+    await this.objects.remove([exportKey(doc.body.storedName)]);
   }
 
   async #get(ownerId: string, id: string): Promise<StoredDocument<ExportDocument>> {

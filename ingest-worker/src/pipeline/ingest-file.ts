@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { FileRow, Storage } from '@sift/clickhouse';
+import { originalKey } from '@sift/object-store';
 import { authorFileId } from '@sift/shared/author-files';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import { InvalidFileError, validateSpreadsheet } from '@sift/spreadsheet';
@@ -26,7 +26,6 @@ export async function ingestFile(
   const file = await storage.files.get(payload.fileId, payload.ownerId);
   if (!file) return []; // deleted before we got to it: nothing to do
   const authorId = authorFileId(file.id);
-  const filePath = path.join(deps.blobDir, payload.storedName);
   const progress = (stage: number, stageProgress: number) =>
     report({
       stage,
@@ -36,28 +35,36 @@ export async function ingestFile(
     });
 
   await progress(1, 0);
-  const format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
-  await storage.removeFileData([file.id, authorId]);
-  await progress(2, 0);
-  const load: LoadContext = {
-    storage,
-    filePath,
-    originalName: payload.originalFilename,
-    fileId: file.id,
-    authorId,
-    tmpDir: deps.tmpDir ?? path.join(deps.blobDir, '..', 'tmp'),
-    csvChunkBytes: deps.csvChunkBytes,
-    csvLoader: deps.csvLoader,
-    readIsolation: deps.readIsolation,
-    columnBudget: newColumnBudget(),
-    progress: async (p) => {
-      signal?.throwIfAborted();
-      await progress(2, p);
+  // The original as a local file: its own on local disk, a scratch copy from a shared bucket.
+  const { general, authors } = await deps.originals.withLocalFile(
+    originalKey(payload.storedName),
+    deps.tmpDir,
+    async (filePath) => {
+      const format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
+      await storage.removeFileData([file.id, authorId]);
+      await progress(2, 0);
+      const load: LoadContext = {
+        storage,
+        filePath,
+        originalName: payload.originalFilename,
+        fileId: file.id,
+        authorId,
+        tmpDir: deps.tmpDir,
+        csvChunkBytes: deps.csvChunkBytes,
+        csvLoader: deps.csvLoader,
+        readIsolation: deps.readIsolation,
+        columnBudget: newColumnBudget(),
+        progress: async (p) => {
+          signal?.throwIfAborted();
+          await progress(2, p);
+        },
+      };
+      const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') !== 'javascript';
+      return storage.purgingMemory(
+        async () =>
+          (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format)),
+      );
     },
-  };
-  const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') !== 'javascript';
-  const { general, authors } = await storage.purgingMemory(
-    async () => (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format)),
   );
   if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
   signal?.throwIfAborted();

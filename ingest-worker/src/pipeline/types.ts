@@ -1,5 +1,6 @@
 /** The shapes the ingest pipeline's stages pass each other: its dependencies, contexts and results. */
 import type { ColumnBudget, Storage } from '@sift/clickhouse';
+import type { ObjectStore } from '@sift/object-store';
 import type { IngestProgress } from '@sift/shared/jobs';
 import type { ReadIsolation } from '@sift/spreadsheet';
 import type { RowBatchLoader } from './row-batch-loader.ts';
@@ -10,10 +11,10 @@ export const PROGRESS_INTERVAL_MS = 500;
 
 export interface IngestDeps {
   storage: Storage;
-  /** Directory holding stored originals (`DATA_DIR/blobs`). */
-  blobDir: string;
-  /** Scratch directory (default `DATA_DIR/tmp`, beside blobDir). */
-  tmpDir?: string;
+  /** Where uploaded originals are kept (`originalKey(storedName)`): DATA_DIR or a shared bucket. */
+  originals: ObjectStore;
+  /** Scratch directory (`DATA_DIR/tmp`): batch files, CSV chunks, originals fetched from a bucket. */
+  tmpDir: string;
   /**
    * Who parses CSV: `engine` lets embedded ClickHouse read the body (default when embedded; ~20×
    * faster), reading the stored file in place when it is UTF-8, else in transcoded chunks;

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  NotFound,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { checkKey, missingObject, type ByteRange, type ObjectStore } from './object-store.ts';
+
+/** Where an S3-compatible store is and how to sign in to it (S3_* variables). */
+export interface S3Options {
+  /** e.g. `http://minio:9000`; unset → AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Key prefix inside the bucket, e.g. `sift/` (empty for the bucket's root). */
+  prefix: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** Path-style URLs (`endpoint/bucket/key`), which most S3-compatible servers want. */
+  forcePathStyle: boolean;
+}
+
+/** Bytes of one part of a multipart upload. */
+const PART_BYTES = 8 * 2 ** 20;
+
+/**
+ * Objects in an S3-compatible bucket (AWS S3, MinIO, …), shared by every process. Uploads are
+ * streamed in parts from a local file; reads stream. Checksums are computed only where the service
+ * requires them: some S3-compatible servers store the SDK's `aws-chunked` framing otherwise, and the
+ * object comes back longer than it went in.
+ */
+export class S3Store implements ObjectStore {
+  readonly kind = 's3' as const;
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #prefix: string;
+
+  constructor(options: S3Options) {
+    this.#client = new S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(options.accessKeyId && options.secretAccessKey
+        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        : {}),
+    });
+    this.#bucket = options.bucket;
+    this.#prefix = options.prefix;
+  }
+
+  #key(key: string): string {
+    return this.#prefix + checkKey(key);
+  }
+
+  localPath(): null {
+    return null;
+  }
+
+  async putFile(key: string, filePath: string): Promise<void> {
+    const upload = new Upload({
+      client: this.#client,
+      params: { Bucket: this.#bucket, Key: this.#key(key), Body: createReadStream(filePath) },
+      partSize: PART_BYTES,
+      queueSize: 2,
+    });
+    await upload.done();
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    try {
+      const res = await this.#client.send(
+        new GetObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#key(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      return res.Body as Readable;
+    } catch (e) {
+      if (e instanceof NoSuchKey || e instanceof NotFound) return null;
+      throw e;
+    }
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      const head = await this.#client.send(
+        new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }),
+      );
+      return head.ContentLength ?? 0;
+    } catch (e) {
+      if (e instanceof NotFound || e instanceof NoSuchKey) return null;
+      throw e;
+    }
+  }
+
+  async remove(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 1000) {
+      const objects = keys.slice(i, i + 1000).map((key) => ({ Key: this.#key(key) }));
+      if (objects.length)
+        await this.#client.send(
+          new DeleteObjectsCommand({ Bucket: this.#bucket, Delete: { Objects: objects } }),
+        );
+    }
+  }
+
+  async usage(prefix: string): Promise<{ objects: number; bytes: number }> {
+    let objects = 0;
+    let bytes = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.#client.send(
+        new ListObjectsV2Command({
+          Bucket: this.#bucket,
+          Prefix: this.#prefix + prefix,
+          ContinuationToken: token,
+        }),
+      );
+      for (const o of page.Contents ?? []) {
+        objects++;
+        bytes += o.Size ?? 0;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return { objects, bytes };
+  }
+
+  async withLocalFile<T>(
+    key: string,
+    scratchDir: string,
+    work: (filePath: string) => Promise<T>,
+  ): Promise<T> {
+    const body = await this.read(key);
+    if (!body) throw missingObject(key);
+    await mkdir(scratchDir, { recursive: true });
+    const file = path.join(scratchDir, `object-${randomUUID()}${path.extname(key)}`);
+    try {
+      await pipeline(body, createWriteStream(file));
+      return await work(file);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  /** Closes the client's connections. */
+  close(): void {
+    this.#client.destroy();
+  }
+}
