@@ -35,8 +35,6 @@ export interface WorkerConfig {
 
 /** Defaults of the settings that are not read from the environment. */
 export const WORKER_DEFAULTS = {
-  queuePrefix: 'sift',
-  ingestLockMs: 30_000,
   ingestMaxStalls: 1,
   csvChunkBytes: 32 * 1024 * 1024,
   csvLoader: 'engine',
@@ -57,6 +55,8 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
     clickhousePassword: e.CLICKHOUSE_PASSWORD,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUEUE_PREFIX,
+    ingestLockMs: e.INGEST_LOCK_MS,
     readIsolation: {
       maxHeapMb: e.PARSE_MAX_HEAP_MB ?? READ_ISOLATION.maxHeapMb,
       idleTimeoutMs: e.PARSE_IDLE_TIMEOUT_MS ?? READ_ISOLATION.idleTimeoutMs,

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import {
   INGEST_JOB_SCHEMAS,
@@ -164,6 +165,8 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 2,
+      // Recorded on each job it takes (processedBy): which process handled a file.
+      name: `${hostname()}:${process.pid}`,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.lockDurationMs ?? 30_000,
       maxStalledCount: options.maxStalls ?? 1,

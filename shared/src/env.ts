@@ -18,6 +18,13 @@ export const serviceEnvSchema = z.object({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
     .default('sift'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Key prefix in Redis: Sift instances sharing one Redis each take their own. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .default('sift'),
+  /** How long an ingest job's lock lasts without renewal, in ms (a dead worker's file is retried after it). */
+  INGEST_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
   /** Heap one file's reader thread may use, in MB; unset → READ_ISOLATION's. */
   PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).optional(),
   /** Longest a file's reader may go without producing rows, in ms; unset → READ_ISOLATION's. */
