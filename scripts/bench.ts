@@ -33,16 +33,20 @@ import {
   type Storage,
 } from '@sift/clickhouse';
 import { disablePretenuring, ingestFile } from '@sift/ingest-worker';
-import { LocalDiskStore } from '@sift/object-store';
+import { LocalDiskStore, originalKey, S3Store, type ObjectStore } from '@sift/object-store';
 import type { FileRecord, UploadResponse } from '@sift/shared/contracts';
 import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from './bench-data.ts';
 import { apiCaller, curlApi, serveAlone, watchMemory, type Peak } from './bench-support.ts';
+import { startTestClickHouse } from '../test/support/clickhouse-server.ts';
 import { signIn } from '../test/support/oidc.ts';
+import { startTestS3 } from '../test/support/s3.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.BENCH_XLSX_ROWS ?? 200_000);
 const AUTHOR_ROWS = Number(process.env.BENCH_AUTHOR_ROWS ?? 100_000);
 const BIG_CSV_MB = Number(process.env.BENCH_BIG_CSV_MB ?? 500);
+/** 0 skips the server mode (a ClickHouse server and an S3 bucket, both test-only stand-ins). */
+const SERVER_MODE = process.env.BENCH_SERVER !== '0';
 let seed = 42;
 const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
 const pick = (a: string[]) => a[rand(a.length)]!;
@@ -125,6 +129,7 @@ async function ingest(
   name: string,
   ownerId: string,
   csvLoader: 'engine' | 'javascript' = 'engine',
+  originals: ObjectStore = benchOriginals(dir),
 ): Promise<{ file: FileRow; ms: number; peak: Peak }> {
   const id = randomUUID();
   await storage.files.save(
@@ -142,7 +147,7 @@ async function ingest(
     peak,
   } = await measured(() =>
     ingestFile(
-      { storage, originals: benchOriginals(dir), tmpDir: path.join(dir, 'tmp'), csvLoader },
+      { storage, originals, tmpDir: path.join(dir, 'tmp'), csvLoader },
       { fileId: id, ownerId, storedName: name, originalFilename: name },
     ),
   );
@@ -212,12 +217,13 @@ async function median(fn: () => Promise<unknown>, runs = 5): Promise<number> {
 
 /**
  * The engine alone: the same CSV into a table of the same layout (the columns Sift created for the
- * file, with the same text skip indexes) with INSERT … SELECT FROM file().
+ * file, with the same text skip indexes) with INSERT … SELECT FROM `source` (embedded: `file()` on
+ * the local file; a server: `s3()` on the object).
  */
 async function baseline(
   storage: Storage,
-  csv: string,
   file: FileRow,
+  source: { from: string; params: Record<string, string> },
 ): Promise<{ ms: number; indexes: number }> {
   const db = ident(storage.database);
   const indexed = await storage.rows.indexedColumns();
@@ -232,12 +238,50 @@ async function baseline(
   const t = performance.now();
   await storage.client.command({
     query: `INSERT INTO ${db}.baseline SELECT 'f', 's', toUInt32(rowNumberInAllBlocks() + 2), *
-            FROM file({path:String}, 'CSVWithNames', {structure:String})`,
-    query_params: { path: csv, structure: cols.map((c) => `${c} String`).join(', ') },
+            FROM ${source.from}`,
+    query_params: { ...source.params, structure: cols.map((c) => `${c} String`).join(', ') },
     // Fields by position: the structure's names are not the CSV's header names.
     clickhouse_settings: { input_format_with_names_use_header: 0 },
   });
   return { ms: performance.now() - t, indexes: indexes.length };
+}
+
+/**
+ * The scale-out layout: the same CSV stored in an S3-compatible bucket (s3rver) and ingested by Sift
+ * into a ClickHouse server (the test-only server from chDB), against that server's own
+ * `INSERT … SELECT FROM s3()` of the same object into the same layout.
+ */
+async function serverMode(csv: string) {
+  const [server, s3] = await Promise.all([startTestClickHouse(), startTestS3('bench')]);
+  try {
+    const bucket = new S3Store(s3.options);
+    await bucket.putFile(originalKey('plain.csv'), csv);
+    const remote = await openStorage({
+      url: server.url,
+      user: 'default',
+      password: '',
+      database: 'bench_server',
+      dataDir: dir,
+    });
+    try {
+      const sift = await ingest(remote, dir, 'plain.csv', owner, 'engine', bucket);
+      const o = s3.options;
+      const base = await baseline(remote, sift.file, {
+        from: `s3({url:String}, {key:String}, {secret:String}, 'CSVWithNames', {structure:String})`,
+        params: {
+          url: `${o.endpoint}/${o.bucket}/${originalKey('plain.csv')}`,
+          key: o.accessKeyId!,
+          secret: o.secretAccessKey!,
+        },
+      });
+      return { sift, base };
+    } finally {
+      await remote.close();
+    }
+  } finally {
+    await s3.stop();
+    await server.stop();
+  }
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -272,12 +316,16 @@ try {
   const xlsxAlone = await uploadAlone(xlsxFile, 'plain.xlsx');
 
   const engine = await ingest(storage, dir, 'plain.csv', owner, 'engine');
-  const base = await baseline(storage, plainCsv, engine.file);
+  const base = await baseline(storage, engine.file, {
+    from: `file({path:String}, 'CSVWithNames', {structure:String})`,
+    params: { path: plainCsv },
+  });
   const baseMs = base.ms;
   const js = await ingest(storage, dir, 'plain.csv', owner, 'javascript');
   await writeCsv(path.join(dir, 'tabs.csv'), PLAIN_HEADERS, ROWS, '\t');
   const tabs = await ingest(storage, dir, 'tabs.csv', owner, 'engine');
   const authors = await ingest(storage, dir, 'authors.csv', owner, 'engine');
+  const remote = SERVER_MODE ? await serverMode(plainCsv) : null;
 
   const files = [engine.file];
   const term = { 'Author Full Names': 'kowalski' };
@@ -332,6 +380,18 @@ try {
       unit: 'rows/s',
       note: `${(rate(tabs.file.totalRows, tabs.ms) / baseRate).toFixed(2)}× baseline, ${fmt(tabs.ms)} ms, ${mem(tabs.peak)}`,
     },
+    ...(remote && {
+      'server baseline: CSV s3() → table': {
+        value: fmt(rate(ROWS, remote.base.ms)),
+        unit: 'rows/s',
+        note: `${fmt(remote.base.ms)} ms, a ClickHouse server (test-only, from chDB) reading s3rver`,
+      },
+      'ingest CSV, server mode (S3 original, engine loader)': {
+        value: fmt(rate(remote.sift.file.totalRows, remote.sift.ms)),
+        unit: 'rows/s',
+        note: `${(rate(remote.sift.file.totalRows, remote.sift.ms) / rate(ROWS, remote.base.ms)).toFixed(2)}× the server's s3() load, ${fmt(remote.sift.ms)} ms`,
+      },
+    }),
     'ingest CSV with AUTHOR file': {
       value: fmt(rate(authors.file.totalRows, authors.ms)),
       unit: 'rows/s',

@@ -102,7 +102,7 @@ export async function openStorage(
     );
   }
   const files = new FilesRepository(client, options.database);
-  const rows = new RowsRepository(client, options.database);
+  const rows = new RowsRepository(client, options.database, !options.url);
   return {
     client,
     database: options.database,

@@ -1,4 +1,8 @@
+import { createReadStream } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClickHouseSettings } from '@clickhouse/client';
 import { ident, stringLiteral } from '../sql.ts';
 import { RAGGED_MARKER, type CsvFileLoad, type RowBatch, type RowsTable } from './types.ts';
 
@@ -56,14 +60,14 @@ export class RowLoading {
   }
 
   /**
-   * Loads a UTF-8 CSV body (no header row) from a file the embedded engine can read, with
-   * `INSERT … SELECT … FROM file()` (tab-delimited as `CustomSeparated`: see `recordEnd`): field i
-   * goes to `columns[i]`; row numbers count records from
-   * `firstRowNumber`; records with no content are skipped (their numbers are not reused). Quoting as
-   * RFC 4180; whitespace and `\N` are kept as text; short records are padded, long ones' extra
-   * (empty) fields ignored. Embedded chDB only: a server cannot read this process's files.
-   * `onProgress` is called about every `progressEveryMs` (default 500) with the bytes of the file
-   * the engine has read so far (its own count, from `system.processes`), while the INSERT runs.
+   * Loads a UTF-8 CSV body (no header row) from a local file with `INSERT … SELECT …`: embedded
+   * chDB reads it with `file()`, a server is sent its bytes as the body of the INSERT and reads them
+   * with `input()` (tab-delimited as `CustomSeparated`: see `recordEnd`). Field i goes to
+   * `columns[i]`; row numbers count records from `firstRowNumber`; records with no content are
+   * skipped (their numbers are not reused). Quoting as RFC 4180; whitespace and `\N` are kept as
+   * text; short records are padded, long ones' extra (empty) fields ignored. `onProgress` is called
+   * about every `progressEveryMs` (default 500) with the bytes of the file read so far (embedded:
+   * the engine's own count, from `system.processes`; a server: the bytes sent), while it runs.
    */
   async loadCsvFile(
     params: CsvFileLoad & {
@@ -71,7 +75,8 @@ export class RowLoading {
       progressEveryMs?: number;
     },
   ): Promise<void> {
-    const insert = this.#insertCsvFile(params);
+    const sent = { bytes: 0 };
+    const insert = this.#insertCsvFile(params, sent);
     const { onProgress } = params;
     if (!onProgress) return insert;
     const stop = new AbortController();
@@ -80,7 +85,7 @@ export class RowLoading {
       for (;;) {
         await sleep(every, undefined, { signal: stop.signal }).catch(() => undefined);
         if (stop.signal.aborted) return;
-        const bytes = await this.#bytesReadFrom(params.path).catch(() => null);
+        const bytes = this.t.embedded ? await this.#bytesReadFrom(params.path).catch(() => null) : sent.bytes;
         if (bytes !== null && !stop.signal.aborted) await onProgress(bytes);
       }
     })();
@@ -108,7 +113,7 @@ export class RowLoading {
     return row && Number(row.n) > 0 ? Number(row.bytes) : null;
   }
 
-  async #insertCsvFile(params: CsvFileLoad): Promise<void> {
+  async #insertCsvFile(params: CsvFileLoad, sent: { bytes: number }): Promise<void> {
     const fields = params.columns.map((_, i) => `f${i}`);
     const probe = params.detectRagged ? [`f${fields.length}`] : [];
     const structure = [...fields, ...probe].map((f) => `${f} String`).join(', ');
@@ -139,33 +144,47 @@ export class RowLoading {
               format_csv_delimiter: params.delimiter,
             },
           };
-    await this.t.client.command({
-      query: `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
+    // Embedded, the engine reads the file; a server reads the bytes this INSERT sends it.
+    const source = this.t.embedded
+      ? `file({path:String}, '${reader.format}', {structure:String})`
+      : 'input({structure:String})';
+    const query = `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
               SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${reader.skipped}), ${fields.join(', ')}${marker}
-              FROM (SELECT rowNumberInAllBlocks() AS n, * FROM file({path:String}, '${reader.format}', {structure:String}))
-              WHERE ${reader.skipWhere} NOT (${blank})`,
-      query_params: {
-        fileId: params.fileId,
-        sheet: params.sheet,
-        first: params.firstRowNumber,
-        skip,
-        path: params.path,
-        structure,
-        marker: RAGGED_MARKER,
-      },
-      clickhouse_settings: {
-        ...reader.settings,
-        input_format_csv_allow_variable_number_of_columns: 1,
-        input_format_csv_trim_whitespaces: 0,
-        input_format_csv_empty_as_default: 1,
-        input_format_csv_allow_cr_end_of_line: 1,
-        input_format_csv_detect_header: 0,
-        format_csv_null_representation: '',
-        input_format_null_as_default: 1,
-        format_csv_allow_single_quotes: 0,
-        ...BOUNDED_LOAD_SETTINGS,
-      },
+              FROM (SELECT rowNumberInAllBlocks() AS n, * FROM ${source})
+              WHERE ${reader.skipWhere} NOT (${blank})`;
+    const query_params = {
+      fileId: params.fileId,
+      sheet: params.sheet,
+      first: params.firstRowNumber,
+      skip,
+      path: params.path,
+      structure,
+      marker: RAGGED_MARKER,
+    };
+    const clickhouse_settings: ClickHouseSettings = {
+      ...reader.settings,
+      input_format_csv_allow_variable_number_of_columns: 1,
+      input_format_csv_trim_whitespaces: 0,
+      input_format_csv_empty_as_default: 1,
+      input_format_csv_allow_cr_end_of_line: 1,
+      input_format_csv_detect_header: 0,
+      format_csv_null_representation: '',
+      input_format_null_as_default: 1,
+      format_csv_allow_single_quotes: 0,
+      ...BOUNDED_LOAD_SETTINGS,
+    };
+    if (this.t.embedded) {
+      await this.t.client.command({ query, query_params, clickhouse_settings });
+      return;
+    }
+    const result = await this.t.client.exec({
+      query: `${query} FORMAT ${reader.format}`,
+      query_params,
+      clickhouse_settings,
+      values: countingStream(params.path, sent),
     });
+    result.stream.resume(); // the INSERT answers nothing worth reading; let its response end
+    await finished(result.stream);
   }
 
   /** Rows of a file loaded with `detectRagged` that had more fields than columns. */
@@ -178,4 +197,16 @@ export class RowLoading {
     const [row] = await rs.json<{ n: number }>();
     return Number(row?.n ?? 0);
   }
+}
+
+/** The file at `path` as a stream, counting into `sent.bytes` what has been read of it. */
+function countingStream(path: string, sent: { bytes: number }): Readable {
+  return createReadStream(path, { highWaterMark: 1 << 20 }).pipe(
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        sent.bytes += chunk.length;
+        done(null, chunk);
+      },
+    }),
+  );
 }

@@ -20,8 +20,9 @@ export class RowsRepository {
   readonly #search: RowSearch;
   readonly #export: RowExport;
 
-  constructor(client: ClickHouseClient, database: string) {
-    this.#t = { client, db: database, table: `${ident(database)}.rows` };
+  /** `embedded`: the engine is this process's chDB (see RowsTable.embedded). */
+  constructor(client: ClickHouseClient, database: string, embedded = true) {
+    this.#t = { client, db: database, table: `${ident(database)}.rows`, embedded };
     this.#columns = new RowColumns(this.#t);
     this.#loading = new RowLoading(this.#t);
     this.#search = new RowSearch(this.#t);

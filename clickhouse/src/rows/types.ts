@@ -9,6 +9,8 @@ export interface RowsTable {
   db: string;
   /** `` `db`.rows ``, quoted for SQL. */
   table: string;
+  /** Embedded chDB, which reads this process's files itself; else a server, sent their bytes. */
+  embedded: boolean;
 }
 
 /**
@@ -83,6 +85,7 @@ export interface RowHit {
 export interface CsvFileLoad {
   fileId: string;
   sheet: string;
+  /** A local file: read by the embedded engine itself, or streamed to a server as the INSERT's body. */
   path: string;
   delimiter: string;
   columns: string[];

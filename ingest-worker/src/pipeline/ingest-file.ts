@@ -59,7 +59,7 @@ export async function ingestFile(
           await progress(2, p);
         },
       };
-      const useEngine = format === 'csv' && storage.embedded && (deps.csvLoader ?? 'engine') !== 'javascript';
+      const useEngine = format === 'csv' && (deps.csvLoader ?? 'engine') !== 'javascript';
       return storage.purgingMemory(
         async () =>
           (useEngine ? await loadCsvWithEngine(load) : null) ?? (await loadWithParsers(load, format)),

@@ -22,9 +22,9 @@ export async function withScratchDir<T>(
 }
 
 /**
- * Runs `fn` with a scratch directory for FileLoader batch files (embedded engine), or with none
- * against a server (batches then go through the client).
+ * Runs `fn` with a scratch directory for RowBatchLoader's batch files, which the engine loads as
+ * CSV (embedded: it reads them; a server: they are sent as the INSERT's body).
  */
 export function withBatchDir<T>(ctx: LoadContext, fn: (dir: string | undefined) => Promise<T>): Promise<T> {
-  return ctx.storage.embedded ? withScratchDir(ctx, `batches-${ctx.fileId}`, fn) : fn(undefined);
+  return withScratchDir(ctx, `batches-${ctx.fileId}`, fn);
 }

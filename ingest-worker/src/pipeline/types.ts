@@ -16,10 +16,10 @@ export interface IngestDeps {
   /** Scratch directory (`DATA_DIR/tmp`): batch files, CSV chunks, originals fetched from a bucket. */
   tmpDir: string;
   /**
-   * Who parses CSV: `engine` lets embedded ClickHouse read the body (default when embedded; ~20×
-   * faster), reading the stored file in place when it is UTF-8, else in transcoded chunks;
-   * `engine-chunked` always goes through chunks (progress by chunk); `javascript` uses fast-csv.
-   * Against a ClickHouse server it is always `javascript`.
+   * Who parses CSV: `engine` lets ClickHouse read the body (the default, many times faster than
+   * JavaScript): embedded, from the stored file in place when it is UTF-8, else from transcoded
+   * chunks; a server is sent the same bytes as the body of its INSERT. `engine-chunked` always goes
+   * through chunks (progress by chunk); `javascript` uses fast-csv.
    */
   csvLoader?: CsvLoader;
   /** Size of the pieces the engine loads a CSV body in, in bytes (default CSV_CHUNK_BYTES). */
