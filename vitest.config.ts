@@ -17,7 +17,8 @@ const workspaces = (
 export default defineConfig({
   test: {
     include: [`{${[...workspaces, 'test'].join(',')}}/**/*.test.{ts,tsx}`],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // Suites on containers need a Docker engine: `npm run test:containers` (vitest.containers.config.ts).
+    exclude: ['**/node_modules/**', '**/dist/**', 'test/containers/**'],
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,

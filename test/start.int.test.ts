@@ -20,16 +20,22 @@ describe('npm start', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.start).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    expect(pkg.scripts.start).toBe(`node ${flags} scripts/start.mjs`);
+    expect(pkg.scripts.api).toBe(`RUN_INGEST_WORKER=false node ${flags} scripts/start.mjs`);
+    expect(pkg.scripts.worker).toBe(`node ${flags} scripts/start-worker.mjs`);
   });
 
-  it("gives the compose file's API and ingest worker the same options", () => {
+  it("gives the image's API and the compose file's ingest worker the same options", () => {
+    const dockerfile = readFileSync(path.join(root, 'deploy', 'Dockerfile'), 'utf8');
     const compose = readFileSync(path.join(root, 'deploy', 'compose.yaml'), 'utf8');
-    const runs = [...compose.matchAll(/ node ((?:--\S+ )*)dist\/(\S+)\.mjs/g)].map((m) => [m[2], m[1]]);
-    const flags = `${SERVER_NODE_FLAGS.join(' ')} `;
-    expect(runs).toEqual([
-      ['api', flags],
-      ['ingest-worker', flags],
+    const commands = [
+      /^CMD (\[.*\])$/m.exec(dockerfile)?.[1],
+      /^ {4}command: (\['node'.*\])$/m.exec(compose)?.[1],
+    ];
+    expect(commands.map((c) => JSON.parse(String(c).replaceAll("'", '"')) as string[])).toEqual([
+      ['node', ...SERVER_NODE_FLAGS, 'dist/api.mjs'],
+      ['node', ...SERVER_NODE_FLAGS, 'dist/ingest-worker.mjs'],
     ]);
   });
 

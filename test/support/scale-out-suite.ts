@@ -1,0 +1,270 @@
+/**
+ * The scale-out scenarios, run as separate processes: two API processes and two stand-alone ingest
+ * workers, each with a DATA_DIR of its own (nothing can hide on a shared disk), sharing one
+ * ClickHouse server, one S3-compatible bucket and Redis, which the caller provides (the test-only
+ * stand-ins here, real containers where a Docker engine exists). One API signs in and the other
+ * accepts its token; uploads through either are ingested by the workers and tracked to COMPLETED;
+ * search, export, download, delete and reindex work across APIs; a worker killed mid-file leaves
+ * the file to the other, which loads exactly its rows; the four processes started together applied
+ * each migration once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exportKey, originalKey, S3Store, type S3Options } from '@sift/object-store';
+import type {
+  ExportHistoryEntry,
+  FileRecord,
+  SearchResponse,
+  UploadSessionSummary,
+} from '@sift/shared/contracts';
+import { INGEST_QUEUE } from '@sift/shared/jobs';
+import { fixture } from './fixtures.ts';
+import { ApiClient, freePort, waitFor } from './sift.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const id = randomUUID().replaceAll('-', '');
+const QUEUE_PREFIX = `sift-scale-${id}`;
+const DATABASE = `scale_${id}`;
+
+interface Service {
+  name: string;
+  child: ChildProcess;
+  dataDir: string;
+  exited: Promise<unknown>;
+}
+const services: Service[] = [];
+let backing: Backing;
+let bucket: S3Store;
+let apiA: ApiClient;
+let apiB: ApiClient;
+
+/** Starts `entry` (a TypeScript entry point) with `env` and a DATA_DIR of its own; resolves once it prints `ready`. */
+async function startService(name: string, entry: string, env: Record<string, string>, ready: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `sift-${name}-`));
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const service: Service = { name, child, dataDir, exited: new Promise((r) => child.once('exit', r)) };
+  services.push(service);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes(ready)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited early (${code})`)));
+  });
+  return service;
+}
+
+function sharedEnv(): Record<string, string> {
+  const o = backing.s3;
+  return {
+    CLICKHOUSE_URL: backing.clickhouse.url,
+    CLICKHOUSE_USER: backing.clickhouse.user,
+    CLICKHOUSE_PASSWORD: backing.clickhouse.password,
+    CLICKHOUSE_DATABASE: DATABASE,
+    REDIS_URL: backing.redisUrl,
+    QUEUE_PREFIX,
+    INGEST_LOCK_MS: '3000',
+    S3_BUCKET: o.bucket,
+    S3_ENDPOINT: o.endpoint!,
+    S3_ACCESS_KEY_ID: o.accessKeyId!,
+    S3_SECRET_ACCESS_KEY: o.secretAccessKey!,
+    PARSE_IDLE_TIMEOUT_MS: '60000',
+  };
+}
+
+const startWorker = (name: string) =>
+  startService(name, 'ingest-worker/src/main.ts', sharedEnv(), 'Sift ingest worker running');
+
+/** The services the processes share, started by the suite's caller. */
+export interface Backing {
+  clickhouse: { url: string; user: string; password: string };
+  s3: S3Options;
+  redisUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Defines the scale-out tests in the calling file, on the services `start` provides. */
+export function scaleOutSuite(start: () => Promise<Backing>): void {
+  beforeAll(async () => {
+    backing = await start();
+    bucket = new S3Store(backing.s3);
+    const [portA, portB] = [await freePort(), await freePort()];
+    const urlA = `http://localhost:${portA}`;
+    const api = (port: number, extra: Record<string, string>) => ({
+      ...sharedEnv(),
+      PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
+      RUN_INGEST_WORKER: 'false',
+      ...extra,
+    });
+    // All four at once: they race for the migrations.
+    await Promise.all([
+      startService('api-a', 'api/src/main.ts', api(portA, {}), 'Sift is running at'),
+      // B trusts A's development sign-in as its identity provider.
+      startService(
+        'api-b',
+        'api/src/main.ts',
+        api(portB, { OIDC_ISSUER: `${urlA}/idp` }),
+        'Sift is running at',
+      ),
+      startWorker('worker-1'),
+      startWorker('worker-2'),
+    ]);
+    apiA = await ApiClient.onboarded(urlA, 'admin@example.com', 'Scale', 'Out');
+    apiB = new ApiClient(`http://localhost:${portB}`, apiA.token);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of services) {
+      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+      await s.exited;
+      rmSync(s.dataDir, { recursive: true, force: true });
+    }
+    await backing?.stop();
+  });
+
+  async function bytesOf(stream: Readable | null): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream!) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  const people = (n: number, tag: string) =>
+    new TextEncoder().encode(
+      `Name,City,Notes\n${Array.from({ length: n }, (_, i) => `${tag} ${i},City ${i % 13},Note ${i}`).join('\n')}\n`,
+    );
+
+  let fromA: FileRecord;
+  let fromB: FileRecord;
+  const csvBytes = people(3000, 'Alpha');
+  const xlsBytes = readFileSync(fixture('wos-savedrecs-emails.xls'));
+
+  it('applied each migration once, though four processes started together', async () => {
+    const { url, user, password } = backing.clickhouse;
+    const query = `SELECT name, count() FROM ${DATABASE}.schema_migrations GROUP BY name ORDER BY name FORMAT JSONCompact`;
+    const rs = await fetch(`${url}/?query=${encodeURIComponent(query)}`, {
+      headers: { 'x-clickhouse-user': user, 'x-clickhouse-key': password },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const rows = ((await rs.json()) as { data: [string, string][] }).data;
+    expect(rows.map(([name]) => name)).toEqual([
+      '001_init.sql',
+      '002_documents.sql',
+      '003_rows_file_id_low_cardinality.sql',
+    ]);
+    expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
+  });
+
+  it('ingests uploads through either API, keeps the originals byte for byte, and tracks them to COMPLETED', async () => {
+    fromA = (await apiA.upload([{ name: 'alpha.csv', bytes: csvBytes }]))[0]!;
+    fromB = (await apiB.upload([{ name: 'savedrecs.xls', bytes: xlsBytes }]))[0]!;
+    // Each API answers for the file the other accepted.
+    expect(await apiB.waitForIngest(fromA.id)).toMatchObject({ status: 'PROCESSED', totalRows: 3000 });
+    expect((await apiA.waitForIngest(fromB.id)).status).toBe('PROCESSED');
+
+    expect(
+      (await bytesOf(await bucket.read(originalKey(fromA.filename)))).equals(Buffer.from(csvBytes)),
+    ).toBe(true);
+    expect((await bytesOf(await bucket.read(originalKey(fromB.filename)))).equals(xlsBytes)).toBe(true);
+
+    const ids = (await apiA.json<{ id: string }[]>('/upload-tracking/sessions')).map((session) => session.id);
+    expect(ids).toHaveLength(2);
+    const sessions = await waitFor(
+      () =>
+        Promise.all(
+          ids.map((sid) => apiB.json<UploadSessionSummary>(`/upload-tracking/sessions/${sid}/summary`)),
+        ),
+      (all) => all.every((s) => s.files.every((f) => f.status === 'COMPLETED')),
+      { what: 'both upload sessions to complete' },
+    );
+    // The xls has author columns: its AUTHOR file joined its session.
+    expect(sessions.flatMap((s) => s.files.map((f) => f.fileType)).sort()).toEqual([
+      'AUTHOR',
+      'GENERAL',
+      'GENERAL',
+    ]);
+  });
+
+  it('searches, exports and downloads across APIs', async () => {
+    const found = await apiB.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Alpha 2999' } });
+    expect(found.data.map((r) => r.Name)).toEqual(['Alpha 2999']);
+
+    const res = await apiA.fetch('/file/export', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ searchCriteria: { City: 'City 5' }, format: 'CSV' }),
+    });
+    const streamed = Buffer.from(await res.arrayBuffer());
+    const [entry] = await apiB.json<ExportHistoryEntry[]>('/file/exports');
+    expect(entry!.rowCount).toBeGreaterThan(200);
+    expect(await bucket.size(exportKey(`${entry!.id}.csv`))).toBe(streamed.length);
+    const download = await apiB.fetch(`/file/exports/${entry!.id}/download`);
+    expect(Buffer.from(await download.arrayBuffer()).equals(streamed)).toBe(true);
+  });
+
+  it('deletes through one API what the other accepted, and reindexes from the bucket', async () => {
+    expect((await apiB.fetch(`/file/files/${fromA.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await bucket.size(originalKey(fromA.filename))).toBeNull();
+    const gone = await apiA.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Alpha' } });
+    expect(gone.totalRecords).toBe(0);
+
+    const before = await apiA.json<SearchResponse>('/file/search', { size: 1 });
+    const confirmed = { headers: { 'x-confirm': 'DELETE ALL' } };
+    expect((await apiA.fetch('/admin/clear-clickhouse', { method: 'DELETE', ...confirmed })).status).toBe(
+      200,
+    );
+    expect((await apiB.fetch('/admin/reindex-clickhouse', { method: 'POST', ...confirmed })).status).toBe(
+      200,
+    );
+    await apiA.waitForIngest(fromB.id);
+    await waitFor(
+      () => apiA.json<SearchResponse>('/file/search', { size: 1 }),
+      (r) => r.totalRecords === before.totalRecords,
+      { what: 'the reindexed rows' },
+    );
+  });
+
+  it('leaves a file whose worker was killed mid-load to the other worker, with exactly its rows', async () => {
+    const rows = 150_000;
+    const [big] = await apiA.upload([{ name: 'big.csv', bytes: people(rows, 'Big') }]);
+    const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+    try {
+      // The worker that took the file, once rows are loading.
+      const job = await waitFor(
+        async () => ({
+          job: await queue.getJob(big!.id),
+          file: await apiB.json<FileRecord>(`/file/files/${big!.id}`),
+        }),
+        ({ job }) => Boolean(job?.processedBy && Number((job.progress as { stage?: number }).stage) === 2),
+        { intervalMs: 50, what: 'a worker to be loading the big file' },
+      );
+      const pid = Number(job.job!.processedBy!.split(':').pop());
+      const victim = services.find((s) => s.child.pid === pid)!;
+      expect(victim.name).toMatch(/^worker-/);
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+
+      const done = await apiB.waitForIngest(big!.id, 180_000);
+      expect(done).toMatchObject({ status: 'PROCESSED', totalRows: rows });
+      const all = await apiA.json<SearchResponse>('/file/search', {
+        searchCriteria: { Name: 'Big' },
+        size: 1,
+      });
+      expect(all.totalRecords).toBe(rows);
+      const survivor = await queue.getJob(big!.id);
+      expect(Number(survivor!.processedBy!.split(':').pop())).not.toBe(pid);
+    } finally {
+      await queue.close();
+    }
+  });
+}
