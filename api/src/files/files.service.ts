@@ -123,13 +123,18 @@ export class FilesService {
     return { sessionId, files: rows.map(toFileRecord) };
   }
 
-  /** Files that can never finish (not stored or not queued) fail now, and their originals go. */
+  /**
+   * Files that can never finish (not stored or not queued) fail now, and their originals go, from
+   * where they arrived and from a bucket they may have reached (best effort: the request is failing).
+   */
   async #strand(rows: FileRow[], uploads: StoredUpload[], message: string): Promise<void> {
     const stranded = rows.filter((r) => r.status !== 'FAILED');
     await this.storage.files.save(
       ...stranded.map((r) => ({ ...r, status: 'FAILED' as const, errorMessage: message })),
     );
     await this.#discardAll(uploads);
+    if (this.objects.kind !== 'local')
+      await this.objects.remove(uploads.map((u) => originalKey(u.storedName))).catch(() => undefined);
   }
 
   /** Moves an accepted upload into the object store (nothing to do where it arrived in place). */
@@ -176,7 +181,6 @@ export class FilesService {
 
   async #discard(upload: StoredUpload): Promise<void> {
     await unlink(path.join(this.incomingDir, upload.storedName)).catch(() => undefined);
-    if (this.objects.kind !== 'local') await this.objects.remove([originalKey(upload.storedName)]);
   }
 
   async #discardAll(uploads: StoredUpload[]): Promise<void> {
