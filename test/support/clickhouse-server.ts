@@ -81,8 +81,8 @@ export interface TestClickHouse {
 export interface TestClickHouseOptions {
   /** Reuse a data directory (to restart on the same data); default a new temporary one. */
   dataDir?: string;
-  /** Also listen on the native TCP protocol (for `remote_servers` clusters). */
-  tcp?: boolean;
+  /** Also listen on the native TCP protocol (for `remote_servers` clusters): on a free port, or this one. */
+  tcp?: boolean | number;
   /** A server configuration file (`--config-file`), e.g. with `remote_servers`. */
   configFile?: string;
 }
@@ -91,7 +91,7 @@ export interface TestClickHouseOptions {
 export async function startTestClickHouse(options: TestClickHouseOptions = {}): Promise<TestClickHouse> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sift-clickhouse-'));
   const httpPort = await freePort();
-  const tcpPort = options.tcp ? await freePort() : undefined;
+  const tcpPort = typeof options.tcp === 'number' ? options.tcp : options.tcp ? await freePort() : undefined;
   const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';
   const args = [
     serverLibrary(),

@@ -1,0 +1,44 @@
+/**
+ * A ClickHouse cluster for tests: test-only servers (clickhouse-server.ts), one a shard, that know
+ * each other as the cluster `sift` through `remote_servers` over the native protocol. Unreplicated:
+ * these servers have no Keeper, so Replicated engines and `ON CLUSTER` cannot run on them.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startTestClickHouse, type TestClickHouse } from './clickhouse-server.ts';
+import { freePort } from './ports.ts';
+
+export interface TestCluster {
+  /** The cluster's name in `remote_servers`. */
+  name: string;
+  /** One server a shard, in shard order. */
+  shards: TestClickHouse[];
+  stop(): Promise<void>;
+}
+
+/** Starts `shards` servers (default 2) forming the cluster `sift`; resolves once all answer. */
+export async function startTestCluster(shards = 2): Promise<TestCluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sift-cluster-'));
+  const tcpPorts: number[] = [];
+  for (let i = 0; i < shards; i++) tcpPorts.push(await freePort());
+  const configFile = path.join(dir, 'cluster.xml');
+  writeFileSync(
+    configFile,
+    `<clickhouse><remote_servers><sift>${tcpPorts
+      .map((port) => `<shard><replica><host>127.0.0.1</host><port>${port}</port></replica></shard>`)
+      .join('')}</sift></remote_servers></clickhouse>\n`,
+  );
+  const started = await Promise.allSettled(tcpPorts.map((tcp) => startTestClickHouse({ tcp, configFile })));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stop = async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { name: 'sift', shards: servers, stop };
+}
