@@ -31,21 +31,18 @@ export async function detectFormat(filePath: string, originalName: string): Prom
   if (size === 0) throw new InvalidFileError('File is empty', 'empty');
   const isZip = startsWith(head, ZIP);
   const isOle = startsWith(head, OLE);
+  // A workbook saved under the other Excel extension is read as what its content is.
+  const notWorkbook = () =>
+    new InvalidFileError(
+      `"${originalName}" is not an Excel workbook: its content is not in the ${ext} format. Open it in Excel and save it again as .xlsx.`,
+      'unsupported',
+    );
   switch (ext) {
     case '.xlsx':
-      if (isZip) return 'xlsx';
-      if (isOle) return 'xls';
-      throw new InvalidFileError(
-        `"${originalName}" is not an Excel workbook: its content is not in the .xlsx format. Open it in Excel and save it again as .xlsx.`,
-        'unsupported',
-      );
     case '.xls':
-      if (isOle) return 'xls';
       if (isZip) return 'xlsx';
-      throw new InvalidFileError(
-        `"${originalName}" is not an Excel workbook: its content is not in the .xls format. Open it in Excel and save it again as .xlsx.`,
-        'unsupported',
-      );
+      if (isOle) return 'xls';
+      throw notWorkbook();
     case '.csv': {
       const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
       if (isZip || isOle || (!utf16 && head.includes(0))) {

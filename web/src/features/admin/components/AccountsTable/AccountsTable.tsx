@@ -47,20 +47,12 @@ export function AccountsTable({ accounts, selfId, busy, onToggleActive, onDelete
     {
       key: 'status',
       header: 'Status',
-      render: (account) => (
-        <Badge color={account.active ? 'green' : 'red'} variant="light">
-          {account.active ? 'Active' : 'Inactive'}
-        </Badge>
-      ),
+      render: (account) => stateBadge(account.active, ['green', 'Active'], ['red', 'Inactive']),
     },
     {
       key: 'onboarding',
       header: 'Onboarding',
-      render: (account) => (
-        <Badge color={account.onboarded ? 'blue' : 'yellow'} variant="light">
-          {account.onboarded ? 'Onboarded' : 'Pending'}
-        </Badge>
-      ),
+      render: (account) => stateBadge(account.onboarded, ['blue', 'Onboarded'], ['yellow', 'Pending']),
     },
     {
       key: 'actions',
@@ -111,5 +103,15 @@ export function AccountsTable({ accounts, selfId, busy, onToggleActive, onDelete
       rowKey={(account) => account.id}
       minWidth={820}
     />
+  );
+}
+
+/** A light badge saying which of two states an account is in: `[color, label]` for each. */
+function stateBadge(on: boolean, yes: [string, string], no: [string, string]) {
+  const [color, label] = on ? yes : no;
+  return (
+    <Badge color={color} variant="light">
+      {label}
+    </Badge>
   );
 }
