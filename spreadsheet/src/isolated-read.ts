@@ -27,42 +27,10 @@ export interface ReadJob {
 
 /** What the reading thread posts to the parent. */
 export type FromReader =
-  | ({ type: 'rows'; bytesRead: number } & PackedRows)
+  | { type: 'rows'; rows: ParsedRow[]; bytesRead: number }
   | { type: 'end'; format: SpreadsheetFormat }
   | { type: 'invalid'; message: string; kind: InvalidFileKind }
   | { type: 'failed'; message: string };
-
-/**
- * Rows of one sheet as they cross between threads: the cells of all rows joined into one string
- * when no cell holds the separator (one string is copied far faster than thousands), else as they are.
- */
-export type PackedRows =
-  | { sheet: string; rowNumbers: number[]; widths: number[]; joined: string }
-  | { sheet: string; rowNumbers: number[]; widths: number[]; cells: string[] };
-
-const SEPARATOR = '\u001f';
-
-/** Packs rows of one sheet (`rows` not empty) for postMessage. */
-export function packRows(rows: ParsedRow[]): PackedRows {
-  const rowNumbers = rows.map((r) => r.rowNumber);
-  const widths = rows.map((r) => r.cells.length);
-  const cells = rows.flatMap((r) => r.cells);
-  const sheet = rows[0]!.sheet;
-  if (cells.some((c) => c.includes(SEPARATOR))) return { sheet, rowNumbers, widths, cells };
-  return { sheet, rowNumbers, widths, joined: cells.join(SEPARATOR) };
-}
-
-/** The rows `packRows` packed. */
-export function* unpackRows(packed: PackedRows): Generator<ParsedRow> {
-  const cells = 'cells' in packed ? packed.cells : packed.joined.split(SEPARATOR);
-  const { sheet, rowNumbers, widths } = packed;
-  let at = 0;
-  for (let i = 0; i < rowNumbers.length; i++) {
-    const width = widths[i]!;
-    yield { sheet, rowNumber: rowNumbers[i]!, cells: cells.slice(at, at + width) };
-    at += width;
-  }
-}
 
 const READER_URL = new URL('./read-worker.ts', import.meta.url);
 
@@ -140,7 +108,7 @@ export async function* readIsolated(
         case 'rows':
           progress.bytesRead = m.bytesRead;
           worker.postMessage(1); // the reader may read one batch more while these are loaded
-          yield* unpackRows(m);
+          yield* m.rows;
           break;
         case 'end':
           return m.format;

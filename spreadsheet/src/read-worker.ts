@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { InvalidFileError } from './errors.ts';
 import { readSpreadsheet } from './read.ts';
 import type { ParsedRow, ReadProgress } from './types.ts';
-import { packRows, type FromReader, type ReadJob } from './isolated-read.ts';
+import type { FromReader, ReadJob } from './isolated-read.ts';
 
 const port = parentPort!;
 const job = workerData as ReadJob;
@@ -25,7 +25,7 @@ const progress: ReadProgress = { bytesRead: 0 };
 async function send(rows: ParsedRow[]): Promise<void> {
   while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
   credits -= 1;
-  post({ type: 'rows', ...packRows(rows), bytesRead: progress.bytesRead });
+  post({ type: 'rows', rows, bytesRead: progress.bytesRead });
 }
 
 try {
@@ -34,11 +34,6 @@ try {
   const reader = readSpreadsheet(job.filePath, job.originalName, progress, job.format);
   let next = await reader.next();
   for (; !next.done; next = await reader.next()) {
-    if (batch.length && batch[0]!.sheet !== next.value.sheet) {
-      await send(batch); // a batch holds rows of one sheet
-      batch = [];
-      cells = 0;
-    }
     batch.push(next.value);
     cells += next.value.cells.length + 1;
     if (cells >= job.batchCells) {
