@@ -2,54 +2,21 @@
  * Start-up refuses a Redis that may evict keys (queued jobs would be lost without a trace) and warns
  * about one that would evict only once given a memory limit. Each case runs a Redis of its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { afterEach, expect, it } from 'vitest';
 import { checkRedis } from '@sift/shared/redis';
-import { freePort, startTestSift, waitFor } from './support/sift.ts';
+import { startTestRedis, type TestRedis } from './support/redis.ts';
+import { startTestSift } from './support/sift.ts';
 
-let redis: ChildProcess | null = null;
+let redis: TestRedis | null = null;
 afterEach(async () => {
-  if (redis && redis.exitCode === null) {
-    const exited = new Promise((r) => redis!.once('exit', r));
-    redis.kill('SIGTERM');
-    await exited;
-  }
+  await redis?.stop();
   redis = null;
 });
 
-/** Starts redis-server on a free loopback port with `options`; resolves with its URL once it answers. */
+/** Starts a Redis of this test's own with `options`; resolves with its URL once it answers. */
 async function startRedis(...options: string[]): Promise<string> {
-  const port = await freePort();
-  redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...options],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      const client = new Redis(url, {
-        lazyConnect: true,
-        retryStrategy: () => null,
-        maxRetriesPerRequest: 0,
-      });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        return (await client.ping()) === 'PONG';
-      } catch {
-        return false;
-      } finally {
-        client.disconnect();
-      }
-    },
-    (up) => up,
-    { intervalMs: 50, what: 'redis-server to answer' },
-  );
-  return url;
+  redis = await startTestRedis(...options);
+  return redis.url;
 }
 
 it('refuses to start on a Redis that evicts keys under its memory limit', async () => {

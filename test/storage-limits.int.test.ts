@@ -17,12 +17,6 @@ const csv = (rows: number, width = 60) =>
     `Name,Notes\n${Array.from({ length: rows }, (_, i) => `P${i},${'x'.repeat(width)}`).join('\n')}\n`,
   );
 
-async function post(user: ApiClient, name: string, bytes: Uint8Array): Promise<Response> {
-  const form = new FormData();
-  form.append('files', new Blob([bytes]), name);
-  return user.fetch('/file/upload-multiple', { method: 'POST', body: form });
-}
-
 describe('per-account quota', () => {
   const QUOTA = 64 * 1024;
   let sift: RunningSift;
@@ -43,7 +37,7 @@ describe('per-account quota', () => {
     const before = blobs();
 
     const second = csv(600); // ~39 KB: past the ~32 KB left
-    const res = await post(user, 'second.csv', second);
+    const res = await user.postUpload([{ name: 'second.csv', bytes: second }]);
     expect(res.status).toBe(507);
     const kb = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
     expect(await res.json()).toEqual({
@@ -56,7 +50,7 @@ describe('per-account quota', () => {
     ]);
 
     expect((await user.fetch(`/file/files/${kept!.id}`, { method: 'DELETE' })).status).toBe(204);
-    expect((await post(user, 'second.csv', second)).status).toBe(201);
+    expect((await user.postUpload([{ name: 'second.csv', bytes: second }])).status).toBe(201);
   });
 });
 
@@ -76,7 +70,7 @@ describe('a full disk', () => {
   });
 
   it('answers 507 when an upload does not fit, leaves no part of it, and goes on', async () => {
-    const res = await post(user, 'big.csv', csv(40_000)); // ~2.5 MB into 1 MB
+    const res = await user.postUpload([{ name: 'big.csv', bytes: csv(40_000) }]); // ~2.5 MB into 1 MB
     expect(res.status).toBe(507);
     expect(await res.json()).toEqual({
       error:

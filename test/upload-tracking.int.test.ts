@@ -2,10 +2,8 @@
  * Upload sessions and live progress in Redis, the batch/session upload endpoints, and uploads while
  * Redis does not answer (503 quickly, nothing kept; work goes on once it answers again).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type {
@@ -16,7 +14,8 @@ import type {
   UploadSessionSummary,
 } from '@sift/shared/contracts';
 import { fixture } from './support/fixtures.ts';
-import { ApiClient, freePort, startTestSift, waitFor } from './support/sift.ts';
+import { startTestRedis, type TestRedis } from './support/redis.ts';
+import { ApiClient, startTestSift, waitFor } from './support/sift.ts';
 
 const FIXTURE = fixture('wos-savedrecs-small.xls');
 
@@ -54,24 +53,6 @@ async function waitForSession(
     { what: `session ${id} to reach the state` },
   );
   return seen;
-}
-
-/** True when a Redis server answers PING on this loopback port. */
-async function redisAnswers(port: number): Promise<boolean> {
-  const probe = new Redis(port, '127.0.0.1', {
-    lazyConnect: true,
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
-  });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
 }
 
 /** A CSV big enough that loading it takes seconds on this machine (~12 MB, 120k rows). */
@@ -218,25 +199,17 @@ describe('upload sessions', () => {
 });
 
 describe('Redis not answering', () => {
-  let redis: ChildProcess;
+  let redis: TestRedis;
   let own: RunningSift;
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    await waitFor(() => redisAnswers(port), Boolean, { what: `Redis on port ${port} to answer` });
-    own = await startTestSift({ redisUrl: `redis://127.0.0.1:${port}` });
+    redis = await startTestRedis();
+    own = await startTestSift({ redisUrl: redis.url });
   });
   afterAll(async () => {
-    redis?.kill('SIGCONT');
+    redis?.child.kill('SIGCONT');
     await own?.close();
-    redis?.kill('SIGTERM');
+    await redis?.stop();
   });
 
   it('answers uploads with 503 quickly and keeps nothing; works again once Redis answers', async () => {
@@ -244,7 +217,7 @@ describe('Redis not answering', () => {
     const blobs = path.join(own.config.dataDir, 'blobs');
     const before = readdirSync(blobs).length;
 
-    redis.kill('SIGSTOP'); // Redis hangs: connections stay open, nothing answers
+    redis.child.kill('SIGSTOP'); // Redis hangs: connections stay open, nothing answers
     // Fails fast: were the upload left waiting on Redis, the test would time out instead.
     const res = await client.fetch('/file/upload-multiple', {
       method: 'POST',
@@ -259,7 +232,7 @@ describe('Redis not answering', () => {
     expect(readdirSync(blobs).length).toBe(before);
     expect(await client.json<FileRecord[]>('/file/files')).toEqual([]);
 
-    redis.kill('SIGCONT');
+    redis.child.kill('SIGCONT');
     const [file] = await client.upload([{ name: 'y.csv', bytes: new TextEncoder().encode('A\n1\n') }]);
     expect((await client.waitForIngest(file!.id)).status).toBe('PROCESSED');
   });

@@ -89,11 +89,16 @@ export class ApiClient {
     return (await res.json()) as T;
   }
 
-  /** Uploads files (name → bytes) with `POST /file/upload-multiple`. */
-  async upload(files: { name: string; bytes: Uint8Array }[]): Promise<FileRecord[]> {
+  /** Sends files (name → bytes) to `POST /file/upload-multiple`; the answer, whatever its status. */
+  postUpload(files: { name: string; bytes: Uint8Array }[]): Promise<Response> {
     const form = new FormData();
     for (const f of files) form.append('files', new Blob([f.bytes]), f.name);
-    const res = await this.fetch('/file/upload-multiple', { method: 'POST', body: form });
+    return this.fetch('/file/upload-multiple', { method: 'POST', body: form });
+  }
+
+  /** Uploads files (name → bytes) with `POST /file/upload-multiple`; throws unless it answers 201. */
+  async upload(files: { name: string; bytes: Uint8Array }[]): Promise<FileRecord[]> {
+    const res = await this.postUpload(files);
     if (res.status !== 201) throw new Error(`upload: HTTP ${res.status} ${await res.text()}`);
     return ((await res.json()) as { files: FileRecord[] }).files;
   }
