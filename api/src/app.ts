@@ -56,7 +56,7 @@ export function createApp(deps: AppDeps): Express {
   const objects = openObjectStore(config);
   const scratchDir = path.join(config.dataDir, 'tmp');
   // Uploads arrive where originals live on local disk; with a bucket, in scratch until stored there.
-  const blobDir =
+  const incomingDir =
     objects.kind === 'local' ? path.join(config.dataDir, 'blobs') : path.join(scratchDir, 'uploads');
   const exportDir = path.join(config.dataDir, 'exports');
   const verifier = new TokenVerifier({
@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps): Express {
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
   const files = new FilesService(
     storage,
-    blobDir,
+    incomingDir,
     objects,
     deps.enqueue,
     deps.tracker,
@@ -128,13 +128,13 @@ export function createApp(deps: AppDeps): Express {
   const fileRoutes = express.Router();
   // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
   fileRoutes.use(columnsRoutes(search));
-  fileRoutes.use(filesRoutes(files, blobDir, config.maxUploadBytes));
+  fileRoutes.use(filesRoutes(files, incomingDir, config.maxUploadBytes));
   fileRoutes.use(searchRoutes(search, exports, queries));
   api.use('/file', requireActiveOnboarded, fileRoutes);
   api.use(
     '/parallel',
     requireActiveOnboarded,
-    uploadsRoutes(files, deps.tracker, blobDir, config.maxUploadBytes),
+    uploadsRoutes(files, deps.tracker, incomingDir, config.maxUploadBytes),
   );
   api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(deps.tracker));
   const admin = new AdminService({
