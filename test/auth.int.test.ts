@@ -15,19 +15,28 @@ afterAll(async () => {
   for (const s of running.reverse()) await s.close();
 });
 
-it('verifies tokens from an external issuer given by configuration', async () => {
-  const idp = await startTestSift();
-  running.push(idp);
+/** A second Sift, with a database and queue of its own, that trusts `idp`'s dev identity provider. */
+async function startRelyingSift(
+  idp: RunningSift,
+  oidc: Partial<RunningSift['config']>,
+): Promise<RunningSift> {
   const id = randomUUID().replaceAll('-', '');
-  const external = await startSift({
+  const sift = await startSift({
     ...idp.config,
     port: 0,
     publicUrl: undefined,
     clickhouseDatabase: `test_${id}`,
     queuePrefix: `sift-test-${id}`,
-    oidcIssuer: `${idp.url}/idp`,
+    ...oidc,
   });
-  running.push(external);
+  running.push(sift);
+  return sift;
+}
+
+it('verifies tokens from an external issuer given by configuration', async () => {
+  const idp = await startTestSift();
+  running.push(idp);
+  const external = await startRelyingSift(idp, { oidcIssuer: `${idp.url}/idp` });
 
   const config = (await (await fetch(`${external.url}/api/config`)).json()) as PublicConfig;
   expect(config.oidc.issuer).toBe(`${idp.url}/idp`);
@@ -42,6 +51,23 @@ it('verifies tokens from an external issuer given by configuration', async () =>
     lastName: 'Someone',
     active: false,
   });
+});
+
+it("fetches discovery from OIDC_DISCOVERY_URL when the browser's issuer address is not reachable here", async () => {
+  const idp = await startTestSift();
+  running.push(idp);
+  // The browser's address for the issuer (a name this machine cannot resolve), and the address
+  // this server reaches it at: as with an identity provider beside Sift in a container network.
+  const external = await startRelyingSift(idp, {
+    oidcIssuer: 'http://sift-idp.invalid/idp',
+    oidcDiscoveryUrl: `${idp.url}/idp/.well-known/openid-configuration`,
+  });
+
+  const config = (await (await fetch(`${external.url}/api/config`)).json()) as PublicConfig;
+  expect(config.oidc.issuer).toBe('http://sift-idp.invalid/idp');
+  const token = (await ApiClient.signIn(idp, 'inside@example.net', 'Ida Inside')).token;
+  const me = await new ApiClient(external.url, token).json<Account>('/accounts/me');
+  expect(me).toMatchObject({ email: 'inside@example.net', firstName: 'Ida', lastName: 'Inside' });
 });
 
 it('refuses to start without Redis, saying how to provide one', async () => {

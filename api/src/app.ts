@@ -61,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   const exportDir = path.join(config.dataDir, 'exports');
   const verifier = new TokenVerifier({
     issuer: deps.issuer,
+    discoveryUrl: config.oidcIssuer ? config.oidcDiscoveryUrl : undefined,
     audience: config.oidcAudience,
     permissionsClaim: config.permissionsClaim,
   });

@@ -12,6 +12,7 @@ const envSchema = serviceEnvSchema.extend({
   ALLOW_DEV_IDP_ON_NETWORK: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalUrl,
   OIDC_ISSUER: optionalUrl,
+  OIDC_DISCOVERY_URL: optionalUrl,
   OIDC_AUDIENCE: z.string().min(1).default('sift-api'),
   OIDC_CLIENT_ID: z.string().min(1).default('sift-web'),
   OIDC_PERMISSIONS_CLAIM: z.string().min(1).default('permissions'),
@@ -42,6 +43,12 @@ export interface Config extends WorkerConfig {
   publicUrl: string | undefined;
   /** External OIDC issuer; unset → the built-in dev identity provider at `$PUBLIC_URL/idp`. */
   oidcIssuer: string | undefined;
+  /**
+   * Where this server fetches the issuer's discovery document when the browser's address for the
+   * issuer is not reachable from here (an identity provider beside Sift in a container network);
+   * unset → `$OIDC_ISSUER/.well-known/openid-configuration`.
+   */
+  oidcDiscoveryUrl: string | undefined;
   oidcAudience: string;
   oidcClientId: string;
   permissionsClaim: string;
@@ -75,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     ...workerConfigOf(e),
     oidcIssuer: e.OIDC_ISSUER?.replace(/\/$/, ''),
+    oidcDiscoveryUrl: e.OIDC_DISCOVERY_URL,
     oidcAudience: e.OIDC_AUDIENCE,
     oidcClientId: e.OIDC_CLIENT_ID,
     permissionsClaim: e.OIDC_PERMISSIONS_CLAIM,

@@ -30,13 +30,16 @@ export interface VerifiedToken {
 
 export interface TokenVerifierOptions {
   issuer: string;
+  /** Discovery document's URL; unset → `${issuer}/.well-known/openid-configuration`. */
+  discoveryUrl?: string;
   audience: string;
   permissionsClaim: string;
 }
 
 /**
  * Verifies OIDC access tokens (JWT) against any standards-compliant issuer: discovery at
- * `${issuer}/.well-known/openid-configuration`, keys from its `jwks_uri` (cached and refreshed by
+ * `${issuer}/.well-known/openid-configuration` (or the configured discovery URL, whose `issuer`,
+ * `jwks_uri` and `userinfo_endpoint` then name what is checked and fetched), keys from its `jwks_uri` (cached and refreshed by
  * jose), `iss`, `aud` and an asymmetric-algorithm allowlist checked, `exp` required, `iat` not in
  * the future, the header's `typ` (when set) that of an access token, 30 s clock tolerance.
  */
@@ -49,7 +52,8 @@ export class TokenVerifier {
   /** The issuer's discovery document (fetched once; a failed fetch is retried on the next call). */
   discovery(): Promise<Discovery> {
     this.#discovery ??= (async () => {
-      const res = await fetch(`${this.options.issuer}/.well-known/openid-configuration`);
+      const url = this.options.discoveryUrl ?? `${this.options.issuer}/.well-known/openid-configuration`;
+      const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
       if (!res.ok) throw new Error(`OIDC discovery failed: HTTP ${res.status}`);
       return (await res.json()) as Discovery;
     })().catch((e: unknown) => {
