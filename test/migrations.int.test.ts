@@ -11,7 +11,7 @@ const temp = useTempStorage('migrations');
 const FILE_ID_MIGRATION = '003_rows_file_id_low_cardinality.sql';
 
 it('turns rows.file_id of an older database into LowCardinality(String), keeping every row', async () => {
-  const { client, database } = temp.storage();
+  const { client, database, layout } = temp.storage();
   const db = ident(database);
   const typeOfFileId = async () => {
     const rs = await client.query({
@@ -50,8 +50,8 @@ it('turns rows.file_id of an older database into LowCardinality(String), keeping
     { file_id: 'b', n: 2000 },
   ]);
 
-  expect(await migrate(client, database)).toEqual([FILE_ID_MIGRATION]);
+  expect(await migrate(client, layout)).toEqual([FILE_ID_MIGRATION]);
   expect(await typeOfFileId()).toBe('LowCardinality(String)');
   expect(await contents()).toEqual(before);
-  expect(await migrate(client, database)).toEqual([]);
+  expect(await migrate(client, layout)).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { ClusterOptions } from './layout.ts';
 import { EMBEDDED_CONNECTIONS, PooledConnection } from './pool.ts';
 
 /** How to reach ClickHouse. With `url` unset, chDB runs embedded with its data under `dataDir/clickhouse`. */
@@ -16,6 +17,22 @@ export interface ClickHouseOptions {
   database: string;
   /** `DATA_DIR`; the embedded engine keeps its data in `DATA_DIR/clickhouse`. */
   dataDir: string;
+  /** The cluster the server at `url` belongs to (`CLICKHOUSE_CLUSTER`…); unset → one node. */
+  cluster?: ClusterOptions | undefined;
+}
+
+/**
+ * Settings every query of a client gets on a cluster: inserts through the Distributed `rows` reach
+ * their shard before they return (so a file's rows are counted and searchable when its ingest
+ * ends); on replicas, an insert returns once a majority of its shard's replicas have it, so losing
+ * one replica loses no acknowledged row.
+ */
+export function clusterSettings(cluster: ClusterOptions | undefined): Record<string, unknown> {
+  if (!cluster) return {};
+  return {
+    distributed_foreground_insert: 1,
+    ...(cluster.replicated ? { insert_quorum: 'auto' } : {}),
+  };
 }
 
 /**
@@ -25,11 +42,16 @@ export interface ClickHouseOptions {
  * client spreads its calls over several connections (PooledConnection), since one chDB connection
  * runs one query at a time; against a server, each call is its own HTTP request already.
  */
-export function openClickHouse(options: ClickHouseOptions): ClickHouseClient {
+export function openClickHouse(
+  options: ClickHouseOptions,
+  extraSettings: Record<string, unknown> = {},
+): ClickHouseClient {
   const settings = {
     // Dates are written as ISO strings; 64-bit counts come back as JSON numbers.
     date_time_input_format: 'best_effort' as const,
     output_format_json_quote_64bit_integers: 0 as const,
+    ...clusterSettings(options.cluster),
+    ...extraSettings,
   };
   if (options.url) {
     return createClient({

@@ -110,6 +110,20 @@ export class FilesRepository {
     if (files.length) await this.#write(files, 1);
   }
 
+  /**
+   * True when this node has ever held a record with this id, deleted or not (a replica that has
+   * not caught up with the write has none).
+   */
+  async seen(id: string): Promise<boolean> {
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n FROM ${this.#table} WHERE id = {id:String}`,
+      query_params: { id },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0) > 0;
+  }
+
   /** The record with this id, or null. With `ownerId`, another account's file is null too. */
   async get(id: string, ownerId?: string): Promise<FileRow | null> {
     const rs = await this.#client.query({

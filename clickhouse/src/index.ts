@@ -5,6 +5,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { AccountsRepository } from './accounts.repository.ts';
 import { openClickHouse, type ClickHouseOptions } from './client.ts';
+import { TableLayout } from './layout.ts';
 import {
   JsonDocumentsRepository,
   type AuditDocument,
@@ -23,7 +24,8 @@ export * from './files.repository.ts';
 export * from './rows/index.ts';
 export * from './skip-index.ts';
 export * from './dump.ts';
-export { openClickHouse, type ClickHouseOptions } from './client.ts';
+export { openClickHouse, clusterSettings, type ClickHouseOptions } from './client.ts';
+export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
 export { migrate } from './migrations.ts';
 export { ident, likeContains } from './sql.ts';
 export { inlineQueryParams } from './inline-params.ts';
@@ -43,6 +45,8 @@ export interface Storage {
   database: string;
   /** True for embedded chDB (it can read this process's files with `file()`). */
   embedded: boolean;
+  /** Where the tables live (one node or a cluster) and how schema changes reach every node. */
+  layout: TableLayout;
   accounts: AccountsRepository;
   files: FilesRepository;
   rows: RowsRepository;
@@ -84,9 +88,20 @@ export type MigrationLock = <T>(work: () => Promise<T>) => Promise<T>;
 export async function openStorage(
   options: ClickHouseOptions & { migrationLock?: MigrationLock | undefined },
 ): Promise<Storage> {
+  if (options.cluster && !options.url) {
+    throw new Error('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL: embedded chDB is one node.');
+  }
   const client = openClickHouse(options);
+  // Schema changes go to each node by its own URL when given (else once, ON CLUSTER).
+  const nodes = (options.cluster?.nodeUrls ?? []).map((url) => openClickHouse({ ...options, url }));
+  const layout = new TableLayout(client, options.database, options.cluster, nodes);
   const lock: MigrationLock = options.migrationLock ?? ((work) => work());
-  await lock(() => migrate(client, options.database));
+  try {
+    await lock(() => migrate(client, layout));
+  } catch (e) {
+    await Promise.all([client, ...nodes].map((c) => c.close()));
+    throw e;
+  }
   let purger: MemoryPurger | null = null;
   if (!options.url) {
     const releaseCode = engineCodeReleaser((error) =>
@@ -102,11 +117,12 @@ export async function openStorage(
     );
   }
   const files = new FilesRepository(client, options.database);
-  const rows = new RowsRepository(client, options.database, !options.url);
+  const rows = new RowsRepository(client, layout, !options.url);
   return {
     client,
     database: options.database,
     embedded: !options.url,
+    layout,
     accounts: new AccountsRepository(client, options.database),
     files,
     rows,
@@ -127,6 +143,8 @@ export async function openStorage(
         return false;
       }
     },
-    close: () => client.close(),
+    async close() {
+      await Promise.all([client, ...nodes].map((c) => c.close()));
+    },
   };
 }

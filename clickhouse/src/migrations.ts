@@ -1,21 +1,28 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ident } from './sql.ts';
+import type { TableLayout } from './layout.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /**
- * Creates `database` if needed and applies the numbered `migrations/NNN_name.sql` files in order,
- * each once, recording them in `schema_migrations`. Statements are separated by `;` at line end and
- * use `{db}` for the quoted database name. Idempotent: safe to call at every start-up.
+ * Creates the layout's database if needed and applies the numbered `migrations/NNN_name.sql` files
+ * in order, each once, recording them in `schema_migrations`. Statements are separated by `;` at
+ * line end. Placeholders lay the tables out on one node or a cluster (see layout.ts):
+ * - `{db}`: the quoted database; `{on_cluster}`: ` ON CLUSTER …` when statements go once to the
+ *   whole cluster, else empty (every statement is run with {@link TableLayout.everyNode});
+ * - `{rows_local}`: the table that stores rows (`rows`, or `rows_local` on a cluster);
+ * - `{everywhere:ENGINE}` / `{per_shard:ENGINE}`: ENGINE, or its Replicated form for a table whole
+ *   on every node / one per shard; `{distributed}`: the Distributed engine of `rows`;
+ * - `{if_cluster}` first in a statement: run it on a cluster only.
+ * Idempotent: safe to call at every start-up. Resolves with the names of the files applied now.
  */
-export async function migrate(client: ClickHouseClient, database: string): Promise<string[]> {
-  const db = ident(database);
-  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
-  await client.command({
-    query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY name`,
-  });
+export async function migrate(client: ClickHouseClient, layout: TableLayout): Promise<string[]> {
+  const { db, onCluster } = layout;
+  await layout.everyNode(`CREATE DATABASE IF NOT EXISTS ${db}${onCluster}`);
+  await layout.everyNode(
+    `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (name String, applied_at DateTime DEFAULT now()) ENGINE = ${layout.everywhereEngine('MergeTree')} ORDER BY name`,
+  );
   const done = await client.query({
     query: `SELECT name FROM ${db}.schema_migrations`,
     format: 'JSONEachRow',
@@ -25,12 +32,17 @@ export async function migrate(client: ClickHouseClient, database: string): Promi
   const ran: string[] = [];
   for (const file of files) {
     if (applied.has(file)) continue;
-    const text = (await readFile(MIGRATIONS_DIR + file, 'utf8')).replaceAll('{db}', db);
+    const text = await readFile(MIGRATIONS_DIR + file, 'utf8');
     const statements = text
       .split(/;\s*$/m)
       .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-      .filter(Boolean);
-    for (const query of statements) await client.command({ query });
+      .filter(Boolean)
+      .flatMap((s) => {
+        if (!s.startsWith('{if_cluster}')) return [s];
+        return layout.cluster ? [s.slice('{if_cluster}'.length).trim()] : [];
+      })
+      .map((s) => expand(s, layout));
+    for (const query of statements) await layout.everyNode(query);
     await client.insert({
       table: `${db}.schema_migrations`,
       values: [{ name: file }],
@@ -39,4 +51,19 @@ export async function migrate(client: ClickHouseClient, database: string): Promi
     ran.push(file);
   }
   return ran;
+}
+
+/** A migration statement with Sift's placeholders written out (ClickHouse's own macros are kept). */
+function expand(statement: string, layout: TableLayout): string {
+  return statement.replace(
+    /\{(db|on_cluster|rows_local|distributed|everywhere:([^{}]+)|per_shard:([^{}]+))\}/g,
+    (_, name: string, everywhere?: string, perShard?: string) => {
+      if (everywhere) return layout.everywhereEngine(everywhere);
+      if (perShard) return layout.shardEngine(perShard);
+      if (name === 'db') return layout.db;
+      if (name === 'on_cluster') return layout.onCluster;
+      if (name === 'rows_local') return layout.rowsLocalName;
+      return layout.distributedEngine();
+    },
+  );
 }

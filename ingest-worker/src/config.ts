@@ -1,6 +1,7 @@
 /** The ingest worker's configuration, parsed once from the environment (see `@sift/shared/env`). */
 import path from 'node:path';
 import { parseEnv, serviceEnvSchema, type ServiceEnv } from '@sift/shared/env';
+import type { ClusterOptions } from '@sift/clickhouse';
 import type { S3Options } from '@sift/object-store';
 import { READ_ISOLATION, type ReadIsolation } from '@sift/spreadsheet';
 import type { CsvLoader } from './pipeline/types.ts';
@@ -14,6 +15,8 @@ export interface WorkerConfig {
   clickhouseUser: string;
   clickhousePassword: string;
   clickhouseDatabase: string;
+  /** The ClickHouse cluster to lay the tables out on (CLICKHOUSE_CLUSTER…); unset → one node. */
+  clickhouseCluster: ClusterOptions | undefined;
   redisUrl: string;
   /** Key prefix of the BullMQ queues and upload tracking in Redis. */
   queuePrefix: string;
@@ -54,6 +57,13 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
     clickhouseUser: e.CLICKHOUSE_USER,
     clickhousePassword: e.CLICKHOUSE_PASSWORD,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    clickhouseCluster: e.CLICKHOUSE_CLUSTER
+      ? {
+          name: e.CLICKHOUSE_CLUSTER,
+          replicated: e.CLICKHOUSE_REPLICATED === 'true',
+          nodeUrls: e.CLICKHOUSE_NODE_URLS,
+        }
+      : undefined,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,
     ingestLockMs: e.INGEST_LOCK_MS,

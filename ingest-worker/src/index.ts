@@ -9,6 +9,6 @@ export {
   type IngestRuntime,
   type IngestRuntimeOptions,
 } from './runtime.ts';
-export { ingestFile } from './pipeline/ingest-file.ts';
+export { fileRecord, ingestFile, RecordNotReplicatedError } from './pipeline/ingest-file.ts';
 export type { CsvLoader, IngestDeps } from './pipeline/types.ts';
 export { disablePretenuring } from './pretenuring.ts';

@@ -46,6 +46,7 @@ export function openConfiguredStorage(config: WorkerConfig): Promise<Storage> {
     user: config.clickhouseUser,
     password: config.clickhousePassword,
     database: config.clickhouseDatabase,
+    cluster: config.clickhouseCluster,
     dataDir: config.dataDir,
     migrationLock: config.clickhouseUrl ? (work) => withRedisLock(config.redisUrl, lockKey, work) : undefined,
   });

@@ -17,6 +17,24 @@ export const serviceEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
     .default('sift'),
+  /** A ClickHouse cluster (its name in remote_servers) to lay the tables out on; unset → one node. */
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
+    .optional(),
+  /** On a cluster: Replicated engines (the servers run with Keeper); false for unreplicated shards. */
+  CLICKHOUSE_REPLICATED: z.enum(['true', 'false']).default('true'),
+  /** On a cluster: every node's HTTP URL, comma-separated; schema changes then go to each, not ON CLUSTER. */
+  CLICKHOUSE_NODE_URLS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url())),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** Key prefix in Redis: Sift instances sharing one Redis each take their own. */
   QUEUE_PREFIX: z

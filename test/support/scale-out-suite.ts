@@ -17,6 +17,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { physicalColumnName } from '@sift/clickhouse';
 import { exportKey, originalKey, S3Store, type S3Options } from '@sift/object-store';
 import type {
   ExportHistoryEntry,
@@ -79,6 +80,7 @@ function sharedEnv(): Record<string, string> {
     S3_ACCESS_KEY_ID: o.accessKeyId!,
     S3_SECRET_ACCESS_KEY: o.secretAccessKey!,
     PARSE_IDLE_TIMEOUT_MS: '60000',
+    ...backing.env,
   };
 }
 
@@ -88,13 +90,22 @@ const startWorker = (name: string) =>
 /** The services the processes share, started by the suite's caller. */
 export interface Backing {
   clickhouse: { url: string; user: string; password: string };
+  /**
+   * On a ClickHouse cluster: one node's HTTP URL a shard, in shard order (the suite then checks
+   * where rows live), and the environment that lays Sift out on the cluster.
+   */
+  shards?: string[];
+  env?: Record<string, string>;
   s3: S3Options;
   redisUrl: string;
   stop(): Promise<void>;
 }
 
-/** Defines the scale-out tests in the calling file, on the services `start` provides. */
-export function scaleOutSuite(start: () => Promise<Backing>): void {
+/**
+ * Defines the scale-out tests in the calling file, on the services `start` provides. With
+ * `cluster`, `start` must give the cluster's `shards` and the tests also check where rows live.
+ */
+export function scaleOutSuite(start: () => Promise<Backing>, options: { cluster?: boolean } = {}): void {
   beforeAll(async () => {
     backing = await start();
     bucket = new S3Store(backing.s3);
@@ -137,6 +148,49 @@ export function scaleOutSuite(start: () => Promise<Backing>): void {
     const chunks: Buffer[] = [];
     for await (const chunk of stream!) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
+  }
+
+  /** Runs `sql` on shard `i` (0-based); resolves with its rows, tab-separated. */
+  async function onShard(i: number, sql: string): Promise<string[][]> {
+    const { user, password } = backing.clickhouse;
+    const res = await fetch(`${backing.shards![i]}/`, {
+      method: 'POST',
+      body: sql,
+      headers: { 'x-clickhouse-user': user, 'x-clickhouse-key': password },
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(text);
+    return text
+      ? text
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.split('\t'))
+      : [];
+  }
+
+  /** Rows stored on each shard, by file id: one Map a shard, in shard order. */
+  async function rowsByShard(): Promise<Map<string, number>[]> {
+    return Promise.all(
+      backing.shards!.map(async (_, i) => {
+        const rows = await onShard(i, `SELECT file_id, count() FROM ${DATABASE}.rows_local GROUP BY file_id`);
+        return new Map(rows.map(([file, n]) => [file!, Number(n)]));
+      }),
+    );
+  }
+
+  /** Rows the shards hold of the account's GENERAL files (the ones a search reads). */
+  async function generalRowsStored(shards: Map<string, number>[]): Promise<number> {
+    const general = (await apiA.json<FileRecord[]>('/file/files')).filter((f) => f.fileType === 'GENERAL');
+    return general.reduce((sum, f) => sum + shards.reduce((n, files) => n + (files.get(f.id) ?? 0), 0), 0);
+  }
+
+  /** The shard (0-based) the Distributed table sends a file's rows to: cityHash64(file_id) modulo the shards. */
+  async function shardOf(fileId: string): Promise<number> {
+    const [[n]] = (await onShard(0, `SELECT cityHash64('${fileId}') % ${backing.shards!.length}`)) as [
+      [string],
+    ];
+    return Number(n);
   }
 
   const people = (n: number, tag: string) =>
@@ -195,6 +249,41 @@ export function scaleOutSuite(start: () => Promise<Backing>): void {
     ]);
   });
 
+  if (options.cluster) {
+    it('keeps each file on the shard its id hashes to, reads every shard, and adds new columns on every shard (schema changes sent to each node)', async () => {
+      // Files until both shards hold some (each upload's shard is known from its id).
+      let shards = await rowsByShard();
+      for (let tries = 0; shards.some((files) => files.size === 0) && tries < 16; tries++) {
+        const [f] = await apiA.upload([{ name: `spread-${tries}.csv`, bytes: people(50, `Spread${tries}`) }]);
+        await apiA.waitForIngest(f!.id);
+        shards = await rowsByShard();
+      }
+      expect(shards.every((files) => files.size > 0)).toBe(true);
+      for (const [i, files] of shards.entries()) {
+        for (const fileId of files.keys()) {
+          expect(await shardOf(fileId)).toBe(i);
+          // Whole on its shard: no other shard holds any of it.
+          expect(shards.filter((other) => other.has(fileId))).toHaveLength(1);
+        }
+      }
+      expect(shards.flatMap((files) => [...files.entries()]).find(([f]) => f === fromA.id)?.[1]).toBe(3000);
+      // A search (over the GENERAL files) reads every shard.
+      expect((await apiB.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(
+        await generalRowsStored(shards),
+      );
+
+      // The header `Notes` made a column of its own, on both tables of every shard.
+      const notes = physicalColumnName('Notes');
+      for (const i of backing.shards!.keys()) {
+        const tables = await onShard(
+          i,
+          `SELECT table FROM system.columns WHERE database = '${DATABASE}' AND name = '${notes}' ORDER BY table`,
+        );
+        expect(tables.flat()).toEqual(['rows', 'rows_local']);
+      }
+    });
+  }
+
   it('searches, exports and downloads across APIs', async () => {
     const found = await apiB.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Alpha 2999' } });
     expect(found.data.map((r) => r.Name)).toEqual(['Alpha 2999']);
@@ -232,6 +321,12 @@ export function scaleOutSuite(start: () => Promise<Backing>): void {
       (r) => r.totalRecords === before.totalRecords,
       { what: 'the reindexed rows' },
     );
+    if (options.cluster) {
+      // Nothing of the deleted file on any shard, and every reindexed row on exactly one.
+      const shards = await rowsByShard();
+      expect(shards.some((files) => files.has(fromA.id))).toBe(false);
+      expect(await generalRowsStored(shards)).toBe(before.totalRecords);
+    }
   });
 
   it('leaves a file whose worker was killed mid-load to the other worker, with exactly its rows', async () => {

@@ -110,7 +110,7 @@ export class Snapshots {
         { table: 'documents', where: `kind = 'audit'` },
       ]);
       // A snapshot taken before a schema change comes back with the schema it had.
-      await migrate(storage.client, storage.database);
+      await migrate(storage.client, storage.layout);
       storage.rows.forgetColumns();
       const originals = await mirror(path.join(dir, 'blobs'), this.deps.blobDir);
       await mirror(path.join(dir, 'exports'), this.deps.exportDir);

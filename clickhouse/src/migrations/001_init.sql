@@ -1,6 +1,7 @@
 -- Metadata tables are ReplacingMergeTree(version, is_deleted), read with FINAL: an update is a new
--- row with a higher version, a delete a row with is_deleted = 1.
-CREATE TABLE IF NOT EXISTS {db}.accounts
+-- row with a higher version, a delete a row with is_deleted = 1. Placeholders (migrations.ts) lay
+-- the tables out on one node or a cluster: metadata whole on every node, rows sharded by file.
+CREATE TABLE IF NOT EXISTS {db}.accounts{on_cluster}
 (
     id String,
     email String,
@@ -12,10 +13,10 @@ CREATE TABLE IF NOT EXISTS {db}.accounts
     version UInt64,
     is_deleted UInt8 DEFAULT 0
 )
-ENGINE = ReplacingMergeTree(version, is_deleted)
+ENGINE = {everywhere:ReplacingMergeTree(version, is_deleted)}
 ORDER BY id;
 
-CREATE TABLE IF NOT EXISTS {db}.files
+CREATE TABLE IF NOT EXISTS {db}.files{on_cluster}
 (
     id String,
     owner_id String,
@@ -36,17 +37,20 @@ CREATE TABLE IF NOT EXISTS {db}.files
     version UInt64,
     is_deleted UInt8 DEFAULT 0
 )
-ENGINE = ReplacingMergeTree(version, is_deleted)
+ENGINE = {everywhere:ReplacingMergeTree(version, is_deleted)}
 ORDER BY (owner_id, id);
 
 -- Searchable rows of every file. Each distinct header gets a physical String column `c_<hash>`
 -- (added at ingest with ADD COLUMN IF NOT EXISTS); headers past the column guard go to `extra`.
-CREATE TABLE IF NOT EXISTS {db}.rows
+-- On a cluster they are stored in `rows_local` on every shard and read through `rows`.
+CREATE TABLE IF NOT EXISTS {db}.{rows_local}{on_cluster}
 (
     file_id String,
     sheet LowCardinality(String),
     row_number UInt32,
     extra Map(String, String)
 )
-ENGINE = MergeTree
+ENGINE = {per_shard:MergeTree}
 ORDER BY (file_id, sheet, row_number);
+
+{if_cluster} CREATE TABLE IF NOT EXISTS {db}.rows{on_cluster} AS {db}.rows_local ENGINE = {distributed};

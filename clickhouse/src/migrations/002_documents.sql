@@ -1,6 +1,6 @@
 -- Small per-account records kept as JSON documents: export history (kind 'export') and saved
 -- search queries (kind 'query'). ReplacingMergeTree(version, is_deleted), read with FINAL.
-CREATE TABLE IF NOT EXISTS {db}.documents
+CREATE TABLE IF NOT EXISTS {db}.documents{on_cluster}
 (
     kind LowCardinality(String),
     id String,
@@ -10,5 +10,5 @@ CREATE TABLE IF NOT EXISTS {db}.documents
     version UInt64,
     is_deleted UInt8 DEFAULT 0
 )
-ENGINE = ReplacingMergeTree(version, is_deleted)
+ENGINE = {everywhere:ReplacingMergeTree(version, is_deleted)}
 ORDER BY (kind, owner_id, id);

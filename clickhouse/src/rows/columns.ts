@@ -38,13 +38,21 @@ export class RowColumns {
         toAdd.set(c, indexed);
       }
       if (toAdd.size) {
+        const column = (c: string) => `ADD COLUMN IF NOT EXISTS ${ident(c)} String DEFAULT ''`;
         const clauses = [...toAdd].flatMap(([c, indexed]) => [
-          `ADD COLUMN IF NOT EXISTS ${ident(c)} String DEFAULT ''`,
+          column(c),
           ...(indexed
             ? [`ADD INDEX IF NOT EXISTS ${ident(textIndexName(c))} ${ident(c)} TYPE ${TEXT_INDEX_TYPE}`]
             : []),
         ]);
-        await this.t.client.command({ query: `ALTER TABLE ${this.t.table} ${clauses.join(', ')}` });
+        // The table that stores rows gets the columns and their indexes; on a cluster, the
+        // Distributed table over it gets the columns first (a column is known once both have it).
+        const { layout } = this.t;
+        if (layout.cluster) {
+          const columns = [...toAdd.keys()].map(column).join(', ');
+          await layout.everyNode(`ALTER TABLE ${layout.rows}${layout.onCluster} ${columns}`);
+        }
+        await layout.everyNode(`ALTER TABLE ${layout.rowsLocal}${layout.onCluster} ${clauses.join(', ')}`);
         budget.remaining -= toAdd.size;
         for (const c of toAdd.keys()) known.add(c);
       }
@@ -57,11 +65,11 @@ export class RowColumns {
     return map;
   }
 
-  /** Physical columns of `rows` that carry a text skip index. */
+  /** Physical columns of `rows` that carry a text skip index (read from the table that stores rows). */
   async indexedColumns(): Promise<Set<string>> {
     const rs = await this.t.client.query({
-      query: `SELECT expr FROM system.data_skipping_indices WHERE database = {db:String} AND table = 'rows' AND type = 'text'`,
-      query_params: { db: this.t.db },
+      query: `SELECT expr FROM system.data_skipping_indices WHERE database = {db:String} AND table = {t:String} AND type = 'text'`,
+      query_params: { db: this.t.db, t: this.t.layout.rowsLocalName },
       format: 'JSONEachRow',
     });
     return new Set((await rs.json<{ expr: string }>()).map((r) => r.expr.replaceAll('`', '')));
@@ -72,11 +80,21 @@ export class RowColumns {
     this.#known = null;
   }
 
+  /**
+   * The physical columns every node has: on a cluster, those both `rows` and `rows_local` have on
+   * every node (a schema change that reached only some is made again by the next ensureColumns).
+   */
   async #physical(refresh = false): Promise<Set<string>> {
     if (this.#known && !refresh) return this.#known;
+    const { layout } = this.t;
+    const query = layout.cluster
+      ? `SELECT name FROM ${layout.system('columns')}
+         WHERE database = {db:String} AND table IN ('rows', 'rows_local') AND startsWith(name, 'c_')
+         GROUP BY name HAVING count() = 2 * (SELECT count() FROM system.clusters WHERE cluster = {cluster:String})`
+      : `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'rows' AND startsWith(name, 'c_')`;
     const rs = await this.t.client.query({
-      query: `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'rows' AND startsWith(name, 'c_')`,
-      query_params: { db: this.t.db },
+      query,
+      query_params: layout.cluster ? { db: this.t.db, cluster: layout.cluster.name } : { db: this.t.db },
       format: 'JSONEachRow',
     });
     this.#known = new Set((await rs.json<{ name: string }>()).map((r) => r.name));

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ident } from '../sql.ts';
+import type { TableLayout } from '../layout.ts';
 import { RowColumns } from './columns.ts';
 import { contacts } from './contacts.ts';
 import { RowExport } from './export.ts';
@@ -21,8 +21,8 @@ export class RowsRepository {
   readonly #export: RowExport;
 
   /** `embedded`: the engine is this process's chDB (see RowsTable.embedded). */
-  constructor(client: ClickHouseClient, database: string, embedded = true) {
-    this.#t = { client, db: database, table: `${ident(database)}.rows`, embedded };
+  constructor(client: ClickHouseClient, layout: TableLayout, embedded = true) {
+    this.#t = { client, db: layout.database, table: layout.rows, embedded, layout };
     this.#columns = new RowColumns(this.#t);
     this.#loading = new RowLoading(this.#t);
     this.#search = new RowSearch(this.#t);
@@ -98,11 +98,14 @@ export class RowsRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** Rows stored over all files, and the bytes every table of the database takes on disk. */
+  /**
+   * Rows stored over all files, and the bytes every table of the database takes on disk (summed
+   * over every node of a cluster, replicas included).
+   */
   async totals(): Promise<{ rows: number; diskBytes: number }> {
     const rs = await this.#t.client.query({
       query: `SELECT (SELECT count() FROM ${this.#t.table}) AS rows,
-                     (SELECT sum(bytes_on_disk) FROM system.parts WHERE database = {db:String} AND active) AS disk`,
+                     (SELECT sum(bytes_on_disk) FROM ${this.#t.layout.system('parts')} WHERE database = {db:String} AND active) AS disk`,
       query_params: { db: this.#t.db },
       format: 'JSONEachRow',
     });
@@ -113,7 +116,8 @@ export class RowsRepository {
   /** Empties the table (every file's searchable rows); returns how many rows there were. */
   async truncate(): Promise<number> {
     const { rows } = await this.totals();
-    await this.#t.client.command({ query: `TRUNCATE TABLE ${this.#t.table}` });
+    const { layout } = this.#t;
+    await layout.everyNode(`TRUNCATE TABLE ${layout.rowsLocal}${layout.onCluster}`);
     return rows;
   }
 
@@ -121,7 +125,8 @@ export class RowsRepository {
    * Removes every row of these files (lightweight delete, waited for). Files without rows are left
    * out first (a primary-key lookup): the delete is a mutation of every part that may hold them,
    * which took 0.3–0.9 s on a table of a few hundred thousand rows even when it removed nothing,
-   * and every ingest starts by clearing what an earlier attempt left.
+   * and every ingest starts by clearing what an earlier attempt left. On a cluster the delete goes to
+   * every shard's local table (a Distributed table refuses DELETE).
    */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;
@@ -132,10 +137,13 @@ export class RowsRepository {
     });
     const stored = (await rs.json<[string]>()).map(([id]) => id);
     if (!stored.length) return;
-    await this.#t.client.command({
-      query: `DELETE FROM ${this.#t.table} WHERE file_id IN {ids:Array(String)}`,
-      query_params: { ids: stored },
-      clickhouse_settings: { lightweight_deletes_sync: '2' },
-    });
+    const { layout } = this.#t;
+    await layout.everyNode(
+      `DELETE FROM ${layout.rowsLocal}${layout.onCluster} WHERE file_id IN {ids:Array(String)}`,
+      {
+        query_params: { ids: stored },
+        clickhouse_settings: { lightweight_deletes_sync: '2' },
+      },
+    );
   }
 }

@@ -2,13 +2,16 @@
 import { createHash } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { FileRow } from '../files.repository.ts';
+import type { TableLayout } from '../layout.ts';
 
 /** The `rows` table of one database, and the client that reaches it. */
 export interface RowsTable {
   client: ClickHouseClient;
   db: string;
-  /** `` `db`.rows ``, quoted for SQL. */
+  /** `` `db`.rows ``, quoted for SQL: the table rows are read and inserted through. */
   table: string;
+  /** Where the rows are stored (one node, or `rows_local` on every shard) and how to change that table. */
+  layout: TableLayout;
   /** Embedded chDB, which reads this process's files itself; else a server, sent their bytes. */
   embedded: boolean;
 }

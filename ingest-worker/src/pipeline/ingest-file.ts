@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { FileRow, Storage } from '@sift/clickhouse';
 import { originalKey } from '@sift/object-store';
 import { authorFileId } from '@sift/shared/author-files';
@@ -6,7 +7,13 @@ import { InvalidFileError, validateSpreadsheet } from '@sift/spreadsheet';
 import { loadCsvWithEngine } from './csv-engine-loader.ts';
 import { loadWithParsers } from './parser-loader.ts';
 import { newColumnBudget } from './row-batch-loader.ts';
-import { INGEST_STAGES, type IngestDeps, type LoadContext, type ProgressReporter } from './types.ts';
+import {
+  INGEST_STAGES,
+  RECORD_WAIT_MS,
+  type IngestDeps,
+  type LoadContext,
+  type ProgressReporter,
+} from './types.ts';
 
 /**
  * Ingests one uploaded file: validate → parse (streaming) → load (batched inserts) → derive the
@@ -23,7 +30,7 @@ export async function ingestFile(
   signal?: AbortSignal,
 ): Promise<FileRow[]> {
   const { storage } = deps;
-  const file = await storage.files.get(payload.fileId, payload.ownerId);
+  const file = await fileRecord(deps, payload, signal);
   if (!file) return []; // deleted before we got to it: nothing to do
   const authorId = authorFileId(file.id);
   const progress = (stage: number, stageProgress: number) =>
@@ -109,6 +116,37 @@ export async function ingestFile(
   written.push(done);
   await progress(3, 100);
   return written;
+}
+
+/** Error of a job whose file's record never reached the replica it reads; the job is retried. */
+export class RecordNotReplicatedError extends Error {}
+
+/**
+ * The file's record, or null when the file was deleted. On a replicated cluster the API may have
+ * written the record through another replica than the one this worker reads, so a record this node
+ * has never held (not even as deleted) is asked for again, backing off from 50 ms, for up to
+ * `deps.recordWaitMs`; past that this throws RecordNotReplicatedError (the job is retried).
+ * Resolves at once for a record found or deleted; rejects with `signal`'s reason when it aborts.
+ */
+export async function fileRecord(
+  deps: Pick<IngestDeps, 'storage' | 'recordWaitMs'>,
+  payload: IngestFilePayload,
+  signal?: AbortSignal,
+): Promise<FileRow | null> {
+  const { storage } = deps;
+  const waitMs = deps.recordWaitMs ?? (storage.layout.cluster?.replicated ? RECORD_WAIT_MS : 0);
+  const deadline = Date.now() + waitMs;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 2000)) {
+    const file = await storage.files.get(payload.fileId, payload.ownerId);
+    if (file) return file;
+    if (waitMs <= 0 || (await storage.files.seen(payload.fileId))) return null;
+    if (Date.now() >= deadline) {
+      throw new RecordNotReplicatedError(
+        `The record of file ${payload.fileId} has not reached this ClickHouse replica after ${waitMs} ms.`,
+      );
+    }
+    await setTimeout(Math.min(pause, Math.max(0, deadline - Date.now())), undefined, { signal });
+  }
 }
 
 /** Marks a file FAILED with a message the user can act on, leaving none of its rows searchable. */

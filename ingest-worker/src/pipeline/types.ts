@@ -26,7 +26,15 @@ export interface IngestDeps {
   csvChunkBytes?: number;
   /** What reading one file in JavaScript may cost (default READ_ISOLATION). */
   readIsolation?: ReadIsolation;
+  /**
+   * How long a job waits for its file's record to reach the ClickHouse replica it reads, in ms
+   * (see fileRecord); default RECORD_WAIT_MS on a replicated cluster, else 0.
+   */
+  recordWaitMs?: number;
 }
+
+/** Default of IngestDeps.recordWaitMs on a replicated cluster: replicas normally catch up in well under this. */
+export const RECORD_WAIT_MS = 30_000;
 
 export type CsvLoader = 'engine' | 'engine-chunked' | 'javascript';
 
