@@ -23,6 +23,7 @@ import type {
   ExportHistoryEntry,
   FileRecord,
   SearchResponse,
+  SystemStats,
   UploadSessionSummary,
 } from '@sift/shared/contracts';
 import { INGEST_QUEUE } from '@sift/shared/jobs';
@@ -271,6 +272,27 @@ export function scaleOutSuite(start: () => Promise<Backing>, options: { cluster?
       expect((await apiB.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(
         await generalRowsStored(shards),
       );
+
+      // The administrators' totals count every shard's rows and parts (merges held still meanwhile).
+      const merges = (verb: string) =>
+        Promise.all(backing.shards!.map((_, i) => onShard(i, `SYSTEM ${verb} MERGES`)));
+      await merges('STOP');
+      try {
+        const stats = await apiA.json<SystemStats>('/admin/system/stats');
+        expect(stats.rows).toBe(shards.flatMap((files) => [...files.values()]).reduce((a, b) => a + b, 0));
+        const disk = await Promise.all(
+          backing.shards!.map(async (_, i) => {
+            const [[bytes]] = (await onShard(
+              i,
+              `SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '${DATABASE}' AND active`,
+            )) as [[string]];
+            return Number(bytes);
+          }),
+        );
+        expect(stats.storage.clickhouseBytes).toBe(disk.reduce((a, b) => a + b, 0));
+      } finally {
+        await merges('START');
+      }
 
       // The header `Notes` made a column of its own, on both tables of every shard.
       const notes = physicalColumnName('Notes');
