@@ -55,6 +55,35 @@ describe.each(stores)('%s', (name, open) => {
     expect(range.equals(content.subarray(1000, 2000))).toBe(true);
   });
 
+  it('lists keys under a prefix, copies objects over others, and stores small ones from bytes', async () => {
+    const store = open();
+    const base = `snapshots/${slug}-list`;
+    await store.putBytes(`${base}/manifest.json`, Buffer.from('{"a":1}'));
+    const { file, content } = localFile(`${slug}-copied.bin`, 70_000);
+    await store.putFile(`${base}/blobs/one.bin`, file);
+    await store.putBytes(`${base}/blobs/two.bin`, Buffer.from('old'));
+    await store.copy(`${base}/blobs/one.bin`, `${base}/blobs/two.bin`);
+    await store.copy(`${base}/blobs/one.bin`, `${base}/copies/one copy.bin`);
+    expect((await store.list(`${base}/`)).sort()).toEqual(
+      ['blobs/one.bin', 'blobs/two.bin', 'copies/one copy.bin', 'manifest.json'].map((k) => `${base}/${k}`),
+    );
+    expect((await store.list(`${base}/blobs/`)).sort()).toEqual([
+      `${base}/blobs/one.bin`,
+      `${base}/blobs/two.bin`,
+    ]);
+    expect(await store.list(`${base}/none/`)).toEqual([]);
+    for (const key of [`${base}/blobs/two.bin`, `${base}/copies/one copy.bin`]) {
+      expect((await bytesOf(await store.read(key))).equals(content)).toBe(true);
+    }
+    // The copy is its own object: removing the source leaves it.
+    await store.remove([`${base}/blobs/one.bin`]);
+    expect(await store.size(`${base}/copies/one copy.bin`)).toBe(content.length);
+    expect((await bytesOf(await store.read(`${base}/manifest.json`))).toString()).toBe('{"a":1}');
+    await expect(store.copy(`${base}/blobs/none.bin`, `${base}/x.bin`)).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
   it('answers null for a missing object and removes what it is asked to', async () => {
     const store = open();
     expect(await store.read(`exports/${slug}-none.csv`)).toBeNull();

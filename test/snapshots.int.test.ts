@@ -3,12 +3,14 @@
  * that state — accounts, file records, originals, searchable rows, export history — checked by
  * counts, the search results, the stored files and a byte-for-byte export download; what was added
  * after the snapshot is gone; a second restore while one runs answers 409; the audit log keeps
- * everything.
+ * everything. Twice: the embedded engine with originals on local disk (tables dumped by the
+ * engine), and a ClickHouse server (the test-only one, with a backup disk: the engine's BACKUP and
+ * RESTORE) with originals in an S3-compatible bucket (s3rver).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningSift } from '@sift/api';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config, RunningSift } from '@sift/api';
+import { LocalDiskStore, S3Store, type ObjectStore } from '@sift/object-store';
 import type {
   Account,
   AuditEntry,
@@ -19,27 +21,51 @@ import type {
   Snapshot,
   SystemStats,
 } from '@sift/shared/contracts';
+import { startTestClickHouse, type TestClickHouse } from './support/clickhouse-server.ts';
 import { fixture } from './support/fixtures.ts';
-import { ApiClient, searchView, siftWithData } from './support/sift.ts';
+import { startTestS3, type TestS3 } from './support/s3.ts';
+import { ApiClient, searchView, siftWithData, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
 let admin: ApiClient;
 let user: ApiClient;
+let objects: ObjectStore;
 
-beforeAll(async () => {
-  ({ sift, admin, user } = await siftWithData(
-    { email: 'sam@example.org', firstName: 'Sam', lastName: 'Saved' },
-    [
-      { name: 'savedrecs.xls', bytes: readFileSync(fixture('wos-savedrecs-small.xls')) },
-      { name: 'people.csv', bytes: new TextEncoder().encode('Name,City\nMüller,Berlin\nSmith,London\n') },
-    ],
-  ));
-});
-afterAll(async () => {
-  await sift?.close();
-});
+/** Where the installation under test keeps its tables and objects; started before its tests. */
+interface Installation {
+  start(): Promise<Partial<Config>>;
+  stop(): Promise<void>;
+}
 
-const blobs = () => readdirSync(path.join(sift.config.dataDir, 'blobs')).sort();
+let server: TestClickHouse | undefined;
+let s3: TestS3 | undefined;
+const installations: [string, Installation][] = [
+  ['embedded engine, local disk', { start: async () => ({}), stop: async () => {} }],
+  [
+    'ClickHouse server with a backup disk, S3 bucket',
+    {
+      async start() {
+        [server, s3] = await Promise.all([
+          startTestClickHouse({ backupDisk: 'backups' }),
+          startTestS3('snapshots'),
+        ]);
+        return {
+          clickhouseUrl: server.url,
+          clickhouseUser: 'default',
+          clickhousePassword: '',
+          clickhouseBackupDisk: 'backups',
+          s3: s3.options,
+        };
+      },
+      async stop() {
+        await s3?.stop();
+        await server?.stop();
+      },
+    },
+  ],
+];
+
+const blobs = async () => (await objects.list('blobs/')).sort();
 const download = async (id: string) =>
   Buffer.from(await (await user.fetch(`/file/exports/${id}/download`)).arrayBuffer());
 
@@ -53,93 +79,137 @@ async function state() {
     search: await searchView(user),
     exports: exports.map((e) => [e.id, e.exportFilename, e.rowCount]),
     exportBytes: await Promise.all(exports.map((e) => download(e.id))),
-    blobs: blobs(),
+    blobs: await blobs(),
   };
 }
 
-it('restores exactly the state of a snapshot taken before a mass delete', async () => {
-  await (
-    await user.fetch('/file/export', {
+describe.each(installations)('%s', (_name, installation) => {
+  beforeAll(async () => {
+    const overrides = await installation.start();
+    ({ sift, admin, user } = await siftWithData(
+      { email: 'sam@example.org', firstName: 'Sam', lastName: 'Saved' },
+      [
+        { name: 'savedrecs.xls', bytes: readFileSync(fixture('wos-savedrecs-small.xls')) },
+        { name: 'people.csv', bytes: new TextEncoder().encode('Name,City\nMüller,Berlin\nSmith,London\n') },
+      ],
+      overrides,
+    ));
+    objects = sift.config.s3 ? new S3Store(sift.config.s3) : new LocalDiskStore(sift.config.dataDir);
+  });
+  afterAll(async () => {
+    await sift?.close();
+    await installation.stop();
+  });
+
+  it('restores exactly the state of a snapshot taken before a mass delete', async () => {
+    await (
+      await user.fetch('/file/export', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ format: 'CSV', searchCriteria: { City: 'london' } }),
+      })
+    ).arrayBuffer();
+    const before = await state();
+    expect(before.counts).toMatchObject({ accounts: 2, files: 3, exports: 1 });
+    expect(before.search.general.total).toBeGreaterThan(2);
+    expect(before.blobs.length).toBe(2);
+
+    const created = await admin.fetch('/admin/restore/snapshots', { method: 'POST' });
+    expect(created.status).toBe(201);
+    const snapshot = (await created.json()) as Snapshot;
+    expect(snapshot).toMatchObject({ ...before.counts, originals: 2, createdBy: 'admin@example.com' });
+    expect(snapshot.sizeBytes).toBeGreaterThan(0);
+    expect((await admin.json<Snapshot[]>('/admin/restore/snapshots')).map((s) => s.id)).toEqual([
+      snapshot.id,
+    ]);
+
+    // Everything goes: files, rows, exports; then a new account and a new upload arrive.
+    const deleted = await admin.fetch('/admin/mass-delete-all-files', {
+      method: 'DELETE',
+      headers: { 'x-confirm': 'DELETE ALL' },
+    });
+    expect(deleted.status).toBe(200);
+    const late = await ApiClient.approved(sift, admin, 'late@example.org', 'Lee', 'Late');
+    const [added] = await user.upload([
+      { name: 'late.csv', bytes: new TextEncoder().encode('Name\nLater\n') },
+    ]);
+    expect((await user.waitForIngest(added!.id)).status).toBe('PROCESSED');
+    expect((await admin.json<SystemStats>('/admin/system/stats')).accounts).toBe(3);
+
+    // Two restores at once: one runs, the other is refused.
+    const restore = () =>
+      admin.fetch('/admin/restore/execute', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
+        body: JSON.stringify({ snapshotId: snapshot.id }),
+      });
+    const answers = await Promise.all([restore(), restore()]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const result = (await answers.find((r) => r.status === 200)!.json()) as RestoreResult;
+    expect(result).toMatchObject({
+      snapshotId: snapshot.id,
+      accountsRestored: 2,
+      filesRestored: 3,
+      rowsRestored: before.counts.rows,
+      exportsRestored: 1,
+      originalsRestored: 2,
+    });
+
+    expect(await state()).toEqual(before);
+    // The account made after the snapshot is gone: signing in again, it waits for approval anew.
+    expect((await late.fetch('/file/files')).status).toBe(403);
+    // The restored installation keeps working: a new upload is ingested and searchable.
+    const [again] = await user.upload([
+      { name: 'again.csv', bytes: new TextEncoder().encode('Name\nAgain\n') },
+    ]);
+    expect((await user.waitForIngest(again!.id)).status).toBe('PROCESSED');
+    expect((await admin.json<SystemStats>('/admin/system/stats')).rows).toBe(before.counts.rows + 1);
+
+    const audit = await admin.json<Page<AuditEntry>>('/admin/audit?size=100');
+    const actions = audit.content.map((e) => e.action);
+    for (const a of ['snapshot.restore', 'snapshot.create', 'maintenance.mass-delete-all-files'])
+      expect(actions).toContain(a);
+  });
+
+  it('answers 404 for an unknown snapshot, 400 without one, and 403 to non-administrators', async () => {
+    const post = (client: ApiClient, body: unknown) =>
+      client.fetch('/admin/restore/execute', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
+        body: JSON.stringify(body),
+      });
+    expect((await post(admin, { snapshotId: '2020-01-01T00-00-00-000Z-abcdef' })).status).toBe(404);
+    expect((await post(admin, { snapshotId: '../../etc' })).status).toBe(404);
+    expect((await post(admin, {})).status).toBe(400);
+    expect((await post(user, { snapshotId: 'x' })).status).toBe(403);
+    const unconfirmed = await admin.fetch('/admin/restore/execute', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ format: 'CSV', searchCriteria: { City: 'london' } }),
-    })
-  ).arrayBuffer();
-  const before = await state();
-  expect(before.counts).toMatchObject({ accounts: 2, files: 3, exports: 1 });
-  expect(before.search.general.total).toBeGreaterThan(2);
-  expect(before.blobs.length).toBe(2);
-
-  const created = await admin.fetch('/admin/restore/snapshots', { method: 'POST' });
-  expect(created.status).toBe(201);
-  const snapshot = (await created.json()) as Snapshot;
-  expect(snapshot).toMatchObject({ ...before.counts, originals: 2, createdBy: 'admin@example.com' });
-  expect(snapshot.sizeBytes).toBeGreaterThan(0);
-  expect((await admin.json<Snapshot[]>('/admin/restore/snapshots')).map((s) => s.id)).toEqual([snapshot.id]);
-
-  // Everything goes: files, rows, exports; then a new account and a new upload arrive.
-  const deleted = await admin.fetch('/admin/mass-delete-all-files', {
-    method: 'DELETE',
-    headers: { 'x-confirm': 'DELETE ALL' },
-  });
-  expect(deleted.status).toBe(200);
-  const late = await ApiClient.approved(sift, admin, 'late@example.org', 'Lee', 'Late');
-  const [added] = await user.upload([{ name: 'late.csv', bytes: new TextEncoder().encode('Name\nLater\n') }]);
-  expect((await user.waitForIngest(added!.id)).status).toBe('PROCESSED');
-  expect((await admin.json<SystemStats>('/admin/system/stats')).accounts).toBe(3);
-
-  // Two restores at once: one runs, the other is refused.
-  const restore = () =>
-    admin.fetch('/admin/restore/execute', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
-      body: JSON.stringify({ snapshotId: snapshot.id }),
+      body: JSON.stringify({ snapshotId: 'x' }),
     });
-  const answers = await Promise.all([restore(), restore()]);
-  expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
-  const result = (await answers.find((r) => r.status === 200)!.json()) as RestoreResult;
-  expect(result).toMatchObject({
-    snapshotId: snapshot.id,
-    accountsRestored: 2,
-    filesRestored: 3,
-    rowsRestored: before.counts.rows,
-    exportsRestored: 1,
-    originalsRestored: 2,
+    expect(unconfirmed.status).toBe(409);
+    expect((await user.fetch('/admin/restore/snapshots')).status).toBe(403);
+    expect((await admin.json<Account>('/accounts/me')).email).toBe('admin@example.com');
   });
-
-  expect(await state()).toEqual(before);
-  // The account made after the snapshot is gone: signing in again, it waits for approval anew.
-  expect((await late.fetch('/file/files')).status).toBe(403);
-  // The restored installation keeps working: a new upload is ingested and searchable.
-  const [again] = await user.upload([
-    { name: 'again.csv', bytes: new TextEncoder().encode('Name\nAgain\n') },
-  ]);
-  expect((await user.waitForIngest(again!.id)).status).toBe('PROCESSED');
-  expect((await admin.json<SystemStats>('/admin/system/stats')).rows).toBe(before.counts.rows + 1);
-
-  const audit = await admin.json<Page<AuditEntry>>('/admin/audit?size=100');
-  const actions = audit.content.map((e) => e.action);
-  for (const a of ['snapshot.restore', 'snapshot.create', 'maintenance.mass-delete-all-files'])
-    expect(actions).toContain(a);
 });
 
-it('answers 404 for an unknown snapshot, 400 without one, and 403 to non-administrators', async () => {
-  const post = (client: ApiClient, body: unknown) =>
-    client.fetch('/admin/restore/execute', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
-      body: JSON.stringify(body),
-    });
-  expect((await post(admin, { snapshotId: '2020-01-01T00-00-00-000Z-abcdef' })).status).toBe(404);
-  expect((await post(admin, { snapshotId: '../../etc' })).status).toBe(404);
-  expect((await post(admin, {})).status).toBe(400);
-  expect((await post(user, { snapshotId: 'x' })).status).toBe(403);
-  const unconfirmed = await admin.fetch('/admin/restore/execute', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ snapshotId: 'x' }),
+it('answers 409 for a snapshot on a ClickHouse server without a backup disk, saying what to set', async () => {
+  const plain = await startTestClickHouse();
+  const bare = await startTestSift({
+    clickhouseUrl: plain.url,
+    clickhouseUser: 'default',
+    clickhousePassword: '',
   });
-  expect(unconfirmed.status).toBe(409);
-  expect((await user.fetch('/admin/restore/snapshots')).status).toBe(403);
-  expect((await admin.json<Account>('/accounts/me')).email).toBe('admin@example.com');
+  try {
+    const ops = await ApiClient.onboarded(bare.url, 'admin@example.com', 'Ada', 'Admin');
+    const res = await ops.fetch('/admin/restore/snapshots', { method: 'POST' });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({
+      code: 'SNAPSHOTS_UNAVAILABLE',
+      error: expect.stringMatching(/CLICKHOUSE_BACKUP_DISK/),
+    });
+  } finally {
+    await bare.close();
+    await plain.stop();
+  }
 });

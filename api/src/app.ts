@@ -58,7 +58,6 @@ export function createApp(deps: AppDeps): Express {
   // Uploads arrive where originals live on local disk; with a bucket, in scratch until stored there.
   const incomingDir =
     objects.kind === 'local' ? path.join(config.dataDir, 'blobs') : path.join(scratchDir, 'uploads');
-  const exportDir = path.join(config.dataDir, 'exports');
   const verifier = new TokenVerifier({
     issuer: deps.issuer,
     discoveryUrl: config.oidcIssuer ? config.oidcDiscoveryUrl : undefined,
@@ -154,12 +153,11 @@ export function createApp(deps: AppDeps): Express {
     objects,
     log: deps.log,
   });
-  // Snapshots hold the originals and exports kept on local disk; a bucket keeps its own versions.
   const snapshots = new Snapshots({
     storage,
-    blobDir: path.join(config.dataDir, 'blobs'),
-    exportDir,
-    snapshotDir: path.join(config.dataDir, 'snapshots'),
+    objects,
+    scratchDir,
+    backupDisk: config.clickhouseBackupDisk,
   });
   api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.log));
   api.use(() => {

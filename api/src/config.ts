@@ -11,6 +11,7 @@ const envSchema = serviceEnvSchema.extend({
   HOST: z.string().min(1).optional(),
   ALLOW_DEV_IDP_ON_NETWORK: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalUrl,
+  CLICKHOUSE_BACKUP_DISK: z.string().min(1).optional(),
   OIDC_ISSUER: optionalUrl,
   OIDC_DISCOVERY_URL: optionalUrl,
   OIDC_AUDIENCE: z.string().min(1).default('sift-api'),
@@ -41,6 +42,11 @@ export interface Config extends WorkerConfig {
   allowDevIdpOnNetwork: boolean;
   /** Origin people reach the app at; unset → `http://localhost:$PORT` (known once listening). */
   publicUrl: string | undefined;
+  /**
+   * A disk the ClickHouse server allows for BACKUP (`<backups><allowed_disk>`), where snapshots
+   * keep their tables; unset → no snapshots with a server (the embedded engine dumps its own).
+   */
+  clickhouseBackupDisk: string | undefined;
   /** External OIDC issuer; unset → the built-in dev identity provider at `$PUBLIC_URL/idp`. */
   oidcIssuer: string | undefined;
   /**
@@ -81,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowDevIdpOnNetwork: e.ALLOW_DEV_IDP_ON_NETWORK === 'true',
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     ...workerConfigOf(e),
+    clickhouseBackupDisk: e.CLICKHOUSE_BACKUP_DISK,
     oidcIssuer: e.OIDC_ISSUER?.replace(/\/$/, ''),
     oidcDiscoveryUrl: e.OIDC_DISCOVERY_URL,
     oidcAudience: e.OIDC_AUDIENCE,

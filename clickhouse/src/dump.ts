@@ -22,6 +22,14 @@ const STAGING_SUFFIX = '__restore';
 const sqlFile = (dir: string, table: string) => path.join(dir, `${table}.sql`);
 const dataFile = (dir: string, table: string) => path.join(dir, `${table}.native.zst`);
 
+/** The names of the files a dump of these tables consists of (see dumpDatabase). */
+export function dumpFiles(tables: TableDump[]): string[] {
+  return tables.flatMap(({ table }) => [
+    path.basename(sqlFile('', table)),
+    path.basename(dataFile('', table)),
+  ]);
+}
+
 /**
  * Writes every table of database `db` to `dir` (which must exist): `<table>.sql`, its CREATE
  * statement, and `<table>.native.zst`, every row in the engine's Native format, zstd-compressed,

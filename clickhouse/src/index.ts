@@ -24,6 +24,7 @@ export * from './files.repository.ts';
 export * from './rows/index.ts';
 export * from './skip-index.ts';
 export * from './dump.ts';
+export * from './backup.ts';
 export { openClickHouse, clusterSettings, type ClickHouseOptions } from './client.ts';
 export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
 export { migrate } from './migrations.ts';

@@ -79,15 +79,26 @@ export class TableLayout {
    * single node or with ON CLUSTER, else on each node in turn. Rejects with the first node's error.
    */
   async everyNode(query: string, options: DdlOptions = {}): Promise<DdlPath> {
-    const targets = this.nodes.length ? this.nodes : [this.client];
-    for (const node of targets) {
-      await node.command({
+    await this.eachNode((node) =>
+      node.command({
         query,
         query_params: options.query_params,
         clickhouse_settings: options.clickhouse_settings as never,
-      });
-    }
+      }),
+    );
     return this.ddlPath;
+  }
+
+  /**
+   * Runs `work` with each node's client in turn (index 0, 1, …) when nodes are addressed one by
+   * one, else once with the client Sift reads and writes through (index 0). Resolves with the
+   * answers in that order; rejects with the first error.
+   */
+  async eachNode<T>(work: (node: ClickHouseClient, index: number) => Promise<T>): Promise<T[]> {
+    const targets = this.nodes.length ? this.nodes : [this.client];
+    const answers: T[] = [];
+    for (const [i, node] of targets.entries()) answers.push(await work(node, i));
+    return answers;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { checkKey, missingObject, type ByteRange, type ObjectStore } from './object-store.ts';
@@ -39,6 +39,35 @@ export class LocalDiskStore implements ObjectStore {
 
   async remove(keys: string[]): Promise<void> {
     await Promise.all(keys.map((key) => rm(this.localPath(key), { force: true })));
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const dir = path.join(this.#root, prefix);
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) =>
+        path.relative(this.#root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+      )
+      .filter((key) => key.startsWith(prefix));
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const source = this.localPath(from);
+    const target = this.localPath(to);
+    if ((await this.size(from)) === null) throw missingObject(from);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rm(target, { force: true });
+    await link(source, target).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'EXDEV' || e.code === 'EPERM') return copyFile(source, target);
+      throw e;
+    });
+  }
+
+  async putBytes(key: string, bytes: Uint8Array): Promise<void> {
+    const target = this.localPath(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, bytes);
   }
 
   async usage(prefix: string): Promise<{ objects: number; bytes: number }> {

@@ -28,6 +28,15 @@ export interface ObjectStore {
   size(key: string): Promise<number | null>;
   /** Removes these objects; keys without one are skipped. */
   remove(keys: string[]): Promise<void>;
+  /** Keys of the objects under `prefix` (e.g. `blobs/`), in no particular order. */
+  list(prefix: string): Promise<string[]>;
+  /**
+   * Makes `to` hold the object `from` holds (replacing what `to` held): a hard link on local disk
+   * where it can, a copy inside the bucket on S3. Rejects with code `ENOENT` when `from` has none.
+   */
+  copy(from: string, to: string): Promise<void>;
+  /** Stores `bytes` under `key` (small objects: a manifest). */
+  putBytes(key: string, bytes: Uint8Array): Promise<void>;
   /** Objects under `prefix` (e.g. `blobs/`) and their bytes together. */
   usage(prefix: string): Promise<{ objects: number; bytes: number }>;
   /**

@@ -5,12 +5,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   NotFound,
+  PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -119,6 +121,36 @@ export class S3Store implements ObjectStore {
   async usage(prefix: string): Promise<{ objects: number; bytes: number }> {
     let objects = 0;
     let bytes = 0;
+    for await (const o of this.#listed(prefix)) {
+      objects++;
+      bytes += o.size;
+    }
+    return { objects, bytes };
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const o of this.#listed(prefix)) keys.push(o.key);
+    return keys;
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    if ((await this.size(from)) === null) throw missingObject(from);
+    await this.#client.send(
+      new CopyObjectCommand({
+        Bucket: this.#bucket,
+        Key: this.#key(to),
+        CopySource: `${this.#bucket}/${this.#key(from).split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
+  }
+
+  async putBytes(key: string, bytes: Uint8Array): Promise<void> {
+    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: this.#key(key), Body: bytes }));
+  }
+
+  /** The objects under `prefix`: their keys (without the store's prefix) and sizes, page by page. */
+  async *#listed(prefix: string): AsyncGenerator<{ key: string; size: number }> {
     let token: string | undefined;
     do {
       const page = await this.#client.send(
@@ -129,12 +161,10 @@ export class S3Store implements ObjectStore {
         }),
       );
       for (const o of page.Contents ?? []) {
-        objects++;
-        bytes += o.Size ?? 0;
+        if (o.Key) yield { key: o.Key.slice(this.#prefix.length), size: o.Size ?? 0 };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return { objects, bytes };
   }
 
   async withLocalFile<T>(

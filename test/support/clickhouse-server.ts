@@ -15,6 +15,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -85,11 +86,30 @@ export interface TestClickHouseOptions {
   tcp?: boolean | number;
   /** A server configuration file (`--config-file`), e.g. with `remote_servers`. */
   configFile?: string;
+  /**
+   * A backup disk of this name (a directory of the server's own), allowed for BACKUP and RESTORE;
+   * not together with `configFile`.
+   */
+  backupDisk?: string;
+}
+
+/** A configuration file, in `dir`, declaring the local disk `name` under `dir/backups/` for backups. */
+function backupConfig(dir: string, name: string): string {
+  const disk = path.join(dir, 'backups') + '/';
+  mkdirSync(disk, { recursive: true });
+  const file = path.join(dir, 'backups.xml');
+  writeFileSync(
+    file,
+    `<clickhouse><storage_configuration><disks><${name}><type>local</type><path>${disk}</path></${name}></disks></storage_configuration>` +
+      `<backups><allowed_disk>${name}</allowed_disk><allowed_path>${disk}</allowed_path></backups></clickhouse>\n`,
+  );
+  return file;
 }
 
 /** Starts a test-only ClickHouse server on free loopback ports; resolves once it answers `/ping`. */
 export async function startTestClickHouse(options: TestClickHouseOptions = {}): Promise<TestClickHouse> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sift-clickhouse-'));
+  const configFile = options.backupDisk ? backupConfig(dataDir, options.backupDisk) : options.configFile;
   const httpPort = await freePort();
   const tcpPort = typeof options.tcp === 'number' ? options.tcp : options.tcp ? await freePort() : undefined;
   const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';
@@ -99,7 +119,7 @@ export async function startTestClickHouse(options: TestClickHouseOptions = {}): 
     `--http_port=${httpPort}`,
     ...(tcpPort ? [`--tcp_port=${tcpPort}`] : []),
     '--listen_host=127.0.0.1',
-    ...(options.configFile ? [`--config-file=${options.configFile}`] : []),
+    ...(configFile ? [`--config-file=${configFile}`] : []),
     '--multiquery',
     // The listeners live as long as this query runs: one row a second, never ending.
     `--query=${listen} SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 FORMAT Null`,

@@ -120,8 +120,9 @@ export class ApiClient {
 export async function siftWithData(
   user: { email: string; firstName: string; lastName: string },
   files: { name: string; bytes: Uint8Array }[],
+  overrides: Partial<Config> = {},
 ): Promise<{ sift: RunningSift; admin: ApiClient; user: ApiClient; files: FileRecord[] }> {
-  const sift = await startTestSift();
+  const sift = await startTestSift(overrides);
   const admin = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ada', 'Admin');
   const client = await ApiClient.approved(sift, admin, user.email, user.firstName, user.lastName);
   const processed: FileRecord[] = [];

@@ -1,38 +1,54 @@
 import { randomBytes } from 'node:crypto';
-import {
-  copyFile,
-  link,
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
-import { directoryBytes } from './disk.ts';
-import { dumpDatabase, loadDatabase, migrate, type Storage, type TableDump } from '@sift/clickhouse';
+import {
+  backupDatabase,
+  dumpDatabase,
+  dumpFiles,
+  loadDatabase,
+  migrate,
+  restoreDatabase,
+  type BackupLocation,
+  type KeptRows,
+  type Storage,
+  type TableDump,
+} from '@sift/clickhouse';
+import type { ObjectStore } from '@sift/object-store';
 import type { RestoreResult, Snapshot } from '@sift/shared/contracts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 
-/** What a snapshot directory's `manifest.json` holds: the listing, and the tables it dumped. */
+/**
+ * What a snapshot's `manifest.json` holds: the listing, and where its tables are: dumped by the
+ * embedded engine under `tables/` (`tables`), or the server's BACKUP on its backup disk (`backup`).
+ */
 interface Manifest extends Snapshot {
-  tables: TableDump[];
+  tables?: TableDump[];
+  backup?: BackupLocation;
 }
 
-/** Snapshot ids: sortable by time, safe as a directory name (`2026-11-23T14-50-00-123Z-1a2b3c`). */
+/** Snapshot ids: sortable by time, safe as a key segment (`2026-11-23T14-50-00-123Z-1a2b3c`). */
 const ID = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-[0-9a-f]{6}$/;
 
+/** The kinds of stored objects a snapshot holds, by key prefix. */
+const OBJECT_PREFIXES = ['blobs/', 'exports/'] as const;
+
+/** Rows a restore keeps: the audit log keeps every entry. */
+const KEEP: KeptRows[] = [{ table: 'documents', where: `kind = 'audit'` }];
+
+const prefixOf = (id: string) => `snapshots/${id}/`;
+
 /**
- * Snapshots and restore (spec section 7, Admin: restore). A snapshot is a directory under
- * `DATA_DIR/snapshots/{id}`: `manifest.json`, `tables/` (every ClickHouse table of the installation:
- * its CREATE statement and its rows in Native format, written by the engine), `blobs/` (the stored
- * originals) and `exports/` (the kept export files), the last two as hard links (copies across
- * disks). Restoring puts all of it back, so the installation holds exactly what it held then; the
- * audit log is the exception: it keeps every entry. One snapshot or restore runs at a time; another
- * answers 409. Embedded engine only (with a ClickHouse server, use its own BACKUP).
+ * Snapshots and restore (spec section 7, Admin: restore). A snapshot lives in the object store
+ * under `snapshots/{id}/` (on local disk, `DATA_DIR/snapshots/{id}`): `manifest.json`, written
+ * last (a snapshot without one is not listed), copies of the stored originals (`blobs/`) and kept
+ * exports (`exports/`), hard links on local disk, and the ClickHouse tables: embedded, every table's
+ * CREATE statement and rows in Native format under `tables/`; on a server or cluster, the engine's
+ * own BACKUP of the database on the backup disk `CLICKHOUSE_BACKUP_DISK` (without one, snapshots
+ * answer 409). Restoring puts all of it back, so the installation holds exactly what it held then;
+ * the audit log is the exception: it keeps every entry. One snapshot or restore runs at a time in
+ * this process; another answers 409.
  */
 export class Snapshots {
   #busy: 'snapshot' | 'restore' | null = null;
@@ -40,55 +56,64 @@ export class Snapshots {
   constructor(
     private readonly deps: {
       storage: Storage;
-      blobDir: string;
-      exportDir: string;
-      /** `DATA_DIR/snapshots`. */
-      snapshotDir: string;
+      objects: ObjectStore;
+      /** Scratch directory (`DATA_DIR/tmp`), for table dumps on their way to or from a bucket. */
+      scratchDir: string;
+      /** The servers' backup disk (`CLICKHOUSE_BACKUP_DISK`); needed with a ClickHouse server. */
+      backupDisk: string | undefined;
     },
   ) {}
 
   /** Every snapshot, newest first. */
   async list(): Promise<Snapshot[]> {
-    const ids = await readdir(this.deps.snapshotDir).catch(() => [] as string[]);
-    const manifests = await Promise.all(ids.filter((id) => ID.test(id)).map((id) => this.#manifest(id)));
+    const ids = (await this.deps.objects.list('snapshots/'))
+      .map((key) => /^snapshots\/([^/]+)\/manifest\.json$/.exec(key)?.[1])
+      .filter((id): id is string => id !== undefined && ID.test(id));
+    const manifests = await Promise.all(ids.map((id) => this.#manifest(id)));
     return manifests
       .filter((m): m is Manifest => m !== null)
-      .map(({ tables: _tables, ...snapshot }) => snapshot)
+      .map(({ tables: _tables, backup: _backup, ...snapshot }) => snapshot)
       .sort((a, b) => b.id.localeCompare(a.id));
   }
 
   /** Takes a snapshot of the whole installation now; `createdBy` is the administrator's email. */
   async create(createdBy: string): Promise<Snapshot> {
     return this.#exclusive('snapshot', async () => {
-      const { storage } = this.deps;
-      this.#assertEmbedded();
+      const { storage, objects } = this.deps;
+      const backupDisk = this.#backupDisk();
       const createdAt = new Date().toISOString();
       const id = `${createdAt.replaceAll(':', '-').replace('.', '-')}-${randomBytes(3).toString('hex')}`;
-      const partial = path.join(this.deps.snapshotDir, `.${id}.partial`);
-      await rm(partial, { recursive: true, force: true });
-      for (const sub of ['tables', 'blobs', 'exports'])
-        await mkdir(path.join(partial, sub), { recursive: true });
+      const prefix = prefixOf(id);
       try {
         const counts = await this.#counts();
-        const tables = await dumpDatabase(storage.client, storage.database, path.join(partial, 'tables'));
-        const originals = await linkAll(this.deps.blobDir, path.join(partial, 'blobs'));
-        await linkAll(this.deps.exportDir, path.join(partial, 'exports'));
+        let tables: Pick<Manifest, 'tables' | 'backup'>;
+        if (backupDisk) {
+          const backup = { disk: backupDisk, path: `sift/${storage.database}/${id}` };
+          await backupDatabase(storage.layout, backup);
+          tables = { backup };
+        } else {
+          tables = { tables: await this.#dumpTables(prefix) };
+        }
+        let originals = 0;
+        for (const kind of OBJECT_PREFIXES) {
+          const keys = await objects.list(kind);
+          for (const key of keys) await objects.copy(key, prefix + key);
+          if (kind === 'blobs/') originals = keys.length;
+        }
         const manifest: Manifest = {
           id,
           createdAt,
           createdBy,
           ...counts,
           originals,
-          sizeBytes: await directoryBytes(partial),
-          tables,
+          sizeBytes: (await objects.usage(prefix)).bytes,
+          ...tables,
         };
-        await writeFile(path.join(partial, 'manifest.json'), JSON.stringify(manifest, null, 2));
-        // Listed only once complete.
-        await rename(partial, path.join(this.deps.snapshotDir, id));
-        const { tables: _tables, ...snapshot } = manifest;
+        await objects.putBytes(`${prefix}manifest.json`, Buffer.from(JSON.stringify(manifest, null, 2)));
+        const { tables: _tables, backup: _backup, ...snapshot } = manifest;
         return snapshot;
       } catch (e) {
-        await rm(partial, { recursive: true, force: true });
+        await objects.remove(await objects.list(prefix));
         throw e;
       }
     });
@@ -103,17 +128,30 @@ export class Snapshots {
     if (!manifest) throw new NotFoundError('No snapshot with this id.', 'SNAPSHOT_NOT_FOUND');
     return this.#exclusive('restore', async () => {
       const started = Date.now();
-      const { storage } = this.deps;
-      this.#assertEmbedded();
-      const dir = path.join(this.deps.snapshotDir, id);
-      await loadDatabase(storage.client, storage.database, path.join(dir, 'tables'), manifest.tables, [
-        { table: 'documents', where: `kind = 'audit'` },
-      ]);
+      const { storage, objects } = this.deps;
+      const prefix = prefixOf(id);
+      if (manifest.backup) {
+        this.#backupDisk();
+        await restoreDatabase(storage.client, storage.layout, manifest.backup, KEEP);
+      } else {
+        if (!storage.embedded) {
+          throw new ConflictError(
+            'This snapshot was taken by the embedded engine; restore it into an embedded installation.',
+            'SNAPSHOTS_UNAVAILABLE',
+          );
+        }
+        await this.#loadTables(prefix, manifest.tables ?? []);
+      }
       // A snapshot taken before a schema change comes back with the schema it had.
       await migrate(storage.client, storage.layout);
       storage.rows.forgetColumns();
-      const originals = await mirror(path.join(dir, 'blobs'), this.deps.blobDir);
-      await mirror(path.join(dir, 'exports'), this.deps.exportDir);
+      let originals = 0;
+      for (const kind of OBJECT_PREFIXES) {
+        const wanted = new Set((await objects.list(prefix + kind)).map((key) => key.slice(prefix.length)));
+        await objects.remove((await objects.list(kind)).filter((key) => !wanted.has(key)));
+        for (const key of wanted) await objects.copy(prefix + key, key);
+        if (kind === 'blobs/') originals = wanted.size;
+      }
       const counts = await this.#counts();
       return {
         snapshotId: id,
@@ -128,13 +166,65 @@ export class Snapshots {
     });
   }
 
-  /** Deletes snapshot `id` (404 when there is none); not while a snapshot or restore runs. */
+  /**
+   * Deletes snapshot `id` (404 when there is none); not while a snapshot or restore runs. A
+   * server's BACKUP stays on its backup disk (the engine has no statement to delete one).
+   */
   async remove(id: string): Promise<void> {
     if (!ID.test(id) || !(await this.#manifest(id)))
       throw new NotFoundError('No snapshot with this id.', 'SNAPSHOT_NOT_FOUND');
-    await this.#exclusive('snapshot', () =>
-      rm(path.join(this.deps.snapshotDir, id), { recursive: true, force: true }),
-    );
+    await this.#exclusive('snapshot', async () => {
+      const { objects } = this.deps;
+      const keys = await objects.list(prefixOf(id));
+      // The manifest first: a snapshot half removed is no longer listed.
+      await objects.remove(keys.filter((k) => k.endsWith('/manifest.json')));
+      await objects.remove(keys);
+    });
+  }
+
+  /**
+   * Dumps every table with the embedded engine into the snapshot (in place on local disk, else
+   * through scratch into the bucket); returns the tables dumped.
+   */
+  async #dumpTables(prefix: string): Promise<TableDump[]> {
+    const { storage, objects } = this.deps;
+    const inPlace = objects.localPath(`${prefix}tables/x`);
+    const dir = inPlace
+      ? path.dirname(inPlace)
+      : path.join(this.deps.scratchDir, `snapshot-${randomBytes(6).toString('hex')}`);
+    await mkdir(dir, { recursive: true });
+    try {
+      const tables = await dumpDatabase(storage.client, storage.database, dir);
+      if (!inPlace) {
+        for (const file of dumpFiles(tables))
+          await objects.putFile(`${prefix}tables/${file}`, path.join(dir, file));
+      }
+      return tables;
+    } finally {
+      if (!inPlace) await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Loads the snapshot's table dumps with the embedded engine (fetched to scratch from a bucket). */
+  async #loadTables(prefix: string, tables: TableDump[]): Promise<void> {
+    const { storage, objects } = this.deps;
+    const inPlace = objects.localPath(`${prefix}tables/x`);
+    const dir = inPlace
+      ? path.dirname(inPlace)
+      : path.join(this.deps.scratchDir, `restore-${randomBytes(6).toString('hex')}`);
+    try {
+      if (!inPlace) {
+        await mkdir(dir, { recursive: true });
+        for (const file of dumpFiles(tables)) {
+          const body = await objects.read(`${prefix}tables/${file}`);
+          if (!body) throw new Error(`The snapshot lacks its table file ${file}.`);
+          await pipeline(body, createWriteStream(path.join(dir, file)));
+        }
+      }
+      await loadDatabase(storage.client, storage.database, dir, tables, KEEP);
+    } finally {
+      if (!inPlace) await rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** What the installation holds now (the counts a snapshot and a restore report). */
@@ -166,52 +256,30 @@ export class Snapshots {
     }
   }
 
-  #assertEmbedded(): void {
-    if (!this.deps.storage.embedded) {
+  /**
+   * The backup disk a server's snapshots go to; undefined for the embedded engine (it dumps its
+   * tables itself). Throws ConflictError (409) for a server without CLICKHOUSE_BACKUP_DISK.
+   */
+  #backupDisk(): string | undefined {
+    if (this.deps.storage.embedded) return undefined;
+    if (!this.deps.backupDisk) {
       throw new ConflictError(
-        'Snapshots need the embedded engine; with a ClickHouse server, use its BACKUP and RESTORE.',
+        'Snapshots with a ClickHouse server need CLICKHOUSE_BACKUP_DISK: a disk the server allows for BACKUP (its <backups><allowed_disk>).',
         'SNAPSHOTS_UNAVAILABLE',
       );
     }
+    return this.deps.backupDisk;
   }
 
   async #manifest(id: string): Promise<Manifest | null> {
     try {
-      return JSON.parse(
-        await readFile(path.join(this.deps.snapshotDir, id, 'manifest.json'), 'utf8'),
-      ) as Manifest;
+      const stream = await this.deps.objects.read(`${prefixOf(id)}manifest.json`);
+      if (!stream) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Manifest;
     } catch {
       return null;
     }
   }
-}
-
-/** Hard-links (or copies, across disks) every file of `from` into `to`; returns how many. */
-async function linkAll(from: string, to: string): Promise<number> {
-  const names = await readdir(from).catch(() => [] as string[]);
-  let n = 0;
-  for (const name of names) {
-    const source = path.join(from, name);
-    if (!(await stat(source)).isFile()) continue;
-    await link(source, path.join(to, name)).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'EXDEV' || e.code === 'EPERM') return copyFile(source, path.join(to, name));
-      throw e;
-    });
-    n++;
-  }
-  return n;
-}
-
-/**
- * Makes `to` hold exactly the files of `from`: files not in `from` are removed, the others linked
- * (or copied) in. Returns how many files `from` has.
- */
-async function mirror(from: string, to: string): Promise<number> {
-  await mkdir(to, { recursive: true });
-  const wanted = new Set(await readdir(from).catch(() => [] as string[]));
-  for (const name of await readdir(to)) {
-    if (!wanted.has(name)) await rm(path.join(to, name), { recursive: true, force: true });
-  }
-  for (const name of wanted) await unlink(path.join(to, name)).catch(() => undefined);
-  return linkAll(from, to);
 }
