@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { SearchResponse } from '@sift/shared/contracts';
-import { MAX_NEW_COLUMNS_PER_FILE, MAX_PHYSICAL_COLUMNS } from '@sift/clickhouse';
+import { ident, MAX_NEW_COLUMNS_PER_FILE, MAX_PHYSICAL_COLUMNS, physicalColumnName } from '@sift/clickhouse';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -89,4 +89,23 @@ it('keeps a merged cell’s value in its top-left cell', async () => {
     ['North', '10', '20'],
     ['', '30', '40'],
   ]);
+});
+
+it('adds a column again that was taken away behind its back (a restore in another process)', async () => {
+  const csv = new TextEncoder().encode('Vanishing Header\nfirst\n');
+  const [one] = await user.upload([{ name: 'one.csv', bytes: csv }]);
+  expect((await user.waitForIngest(one!.id)).status).toBe('PROCESSED');
+  // What a restore elsewhere does to this process's table: the column is gone.
+  await sift.storage.rows.deleteFiles([one!.id]);
+  await sift.storage.client.command({
+    query: `ALTER TABLE ${ident(sift.storage.database)}.rows DROP COLUMN ${physicalColumnName('Vanishing Header')}`,
+  });
+  const [two] = await user.upload([
+    { name: 'two.csv', bytes: new TextEncoder().encode('Vanishing Header\nsecond\n') },
+  ]);
+  expect(await user.waitForIngest(two!.id)).toMatchObject({ status: 'PROCESSED', totalRows: 1 });
+  const res = await user.json<SearchResponse>('/file/search', {
+    searchCriteria: { 'Vanishing Header': 'second' },
+  });
+  expect(res.totalRecords).toBe(1);
 });

@@ -3,10 +3,10 @@
  * each other as the cluster `sift` through `remote_servers` over the native protocol. Unreplicated:
  * these servers have no Keeper, so Replicated engines and `ON CLUSTER` cannot run on them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestClickHouse, type TestClickHouse } from './clickhouse-server.ts';
+import { serverConfig, startTestClickHouse, type TestClickHouse } from './clickhouse-server.ts';
 import { freePort } from './ports.ts';
 
 export interface TestCluster {
@@ -17,19 +17,25 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-/** Starts `shards` servers (default 2) forming the cluster `sift`; resolves once all answer. */
-export async function startTestCluster(shards = 2): Promise<TestCluster> {
+/**
+ * Starts `shards` servers (default 2) forming the cluster `sift`, each with the backup disk
+ * `backupDisk` of its own when given; resolves once all answer.
+ */
+export async function startTestCluster(shards = 2, backupDisk?: string): Promise<TestCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sift-cluster-'));
   const tcpPorts: number[] = [];
   for (let i = 0; i < shards; i++) tcpPorts.push(await freePort());
-  const configFile = path.join(dir, 'cluster.xml');
-  writeFileSync(
-    configFile,
-    `<clickhouse><remote_servers><sift>${tcpPorts
-      .map((port) => `<shard><replica><host>127.0.0.1</host><port>${port}</port></replica></shard>`)
-      .join('')}</sift></remote_servers></clickhouse>\n`,
+  const remoteServers = `<remote_servers><sift>${tcpPorts
+    .map((port) => `<shard><replica><host>127.0.0.1</host><port>${port}</port></replica></shard>`)
+    .join('')}</sift></remote_servers>`;
+  const started = await Promise.allSettled(
+    tcpPorts.map((tcp, i) => {
+      const nodeDir = path.join(dir, `node-${i}`);
+      mkdirSync(nodeDir);
+      const configFile = serverConfig(nodeDir, { xml: remoteServers, backupDisk });
+      return startTestClickHouse({ tcp, configFile });
+    }),
   );
-  const started = await Promise.allSettled(tcpPorts.map((tcp) => startTestClickHouse({ tcp, configFile })));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {
     await Promise.all(servers.map((s) => s.stop()));

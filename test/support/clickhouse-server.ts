@@ -93,23 +93,32 @@ export interface TestClickHouseOptions {
   backupDisk?: string;
 }
 
-/** A configuration file, in `dir`, declaring the local disk `name` under `dir/backups/` for backups. */
-function backupConfig(dir: string, name: string): string {
-  const disk = path.join(dir, 'backups') + '/';
-  mkdirSync(disk, { recursive: true });
-  const file = path.join(dir, 'backups.xml');
-  writeFileSync(
-    file,
-    `<clickhouse><storage_configuration><disks><${name}><type>local</type><path>${disk}</path></${name}></disks></storage_configuration>` +
-      `<backups><allowed_disk>${name}</allowed_disk><allowed_path>${disk}</allowed_path></backups></clickhouse>\n`,
-  );
+/**
+ * Writes a server configuration file into `dir` and returns its path: `xml` (e.g. `remote_servers`)
+ * and, with `backupDisk`, a local disk of that name under `dir/backups/` allowed for BACKUP and
+ * RESTORE.
+ */
+export function serverConfig(dir: string, options: { xml?: string; backupDisk?: string }): string {
+  let xml = options.xml ?? '';
+  if (options.backupDisk) {
+    const name = options.backupDisk;
+    const disk = path.join(dir, 'backups') + '/';
+    mkdirSync(disk, { recursive: true });
+    xml +=
+      `<storage_configuration><disks><${name}><type>local</type><path>${disk}</path></${name}></disks></storage_configuration>` +
+      `<backups><allowed_disk>${name}</allowed_disk><allowed_path>${disk}</allowed_path></backups>`;
+  }
+  const file = path.join(dir, 'server.xml');
+  writeFileSync(file, `<clickhouse>${xml}</clickhouse>\n`);
   return file;
 }
 
 /** Starts a test-only ClickHouse server on free loopback ports; resolves once it answers `/ping`. */
 export async function startTestClickHouse(options: TestClickHouseOptions = {}): Promise<TestClickHouse> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sift-clickhouse-'));
-  const configFile = options.backupDisk ? backupConfig(dataDir, options.backupDisk) : options.configFile;
+  const configFile = options.backupDisk
+    ? serverConfig(dataDir, { backupDisk: options.backupDisk })
+    : options.configFile;
   const httpPort = await freePort();
   const tcpPort = typeof options.tcp === 'number' ? options.tcp : options.tcp ? await freePort() : undefined;
   const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';

@@ -104,9 +104,13 @@ export interface Backing {
 
 /**
  * Defines the scale-out tests in the calling file, on the services `start` provides. With
- * `cluster`, `start` must give the cluster's `shards` and the tests also check where rows live.
+ * `cluster`, `start` must give the cluster's `shards` and the tests also check where rows live;
+ * with `snapshots`, its ClickHouse must have a backup disk (CLICKHOUSE_BACKUP_DISK in `env`).
  */
-export function scaleOutSuite(start: () => Promise<Backing>, options: { cluster?: boolean } = {}): void {
+export function scaleOutSuite(
+  start: () => Promise<Backing>,
+  options: { cluster?: boolean; snapshots?: boolean } = {},
+): void {
   beforeAll(async () => {
     backing = await start();
     bucket = new S3Store(backing.s3);
@@ -350,6 +354,46 @@ export function scaleOutSuite(start: () => Promise<Backing>, options: { cluster?
       expect(await generalRowsStored(shards)).toBe(before.totalRecords);
     }
   });
+
+  if (options.snapshots) {
+    it('takes a snapshot through one API and restores it through the other, every shard back as it was', async () => {
+      const confirmed = { 'x-confirm': 'DELETE ALL' };
+      const view = async () => ({
+        files: (await apiA.json<FileRecord[]>('/file/files'))
+          .map((f) => [f.id, f.status, f.totalRows])
+          .sort(),
+        total: (await apiA.json<SearchResponse>('/file/search', { size: 1 })).totalRecords,
+        originals: (await bucket.list('blobs/')).sort(),
+        shards: options.cluster ? await rowsByShard() : null,
+      });
+      const before = await view();
+      const created = await apiA.fetch('/admin/restore/snapshots', { method: 'POST' });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+
+      expect(
+        (await apiB.fetch('/admin/mass-delete-all-files', { method: 'DELETE', headers: confirmed })).status,
+      ).toBe(200);
+      // A header new since the snapshot: its column goes away with the restore.
+      const [late] = await apiA.upload([
+        { name: 'late.csv', bytes: new TextEncoder().encode('Arrived Late\nyes\n') },
+      ]);
+      expect((await apiA.waitForIngest(late!.id)).status).toBe('PROCESSED');
+
+      const restored = await apiB.fetch('/admin/restore/execute', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...confirmed },
+        body: JSON.stringify({ snapshotId: id }),
+      });
+      expect(restored.status).toBe(200);
+      expect(await view()).toEqual(before);
+      // The workers still know no stale column: the same header again is ingested.
+      const [again] = await apiB.upload([
+        { name: 'again.csv', bytes: new TextEncoder().encode('Arrived Late\nagain\n') },
+      ]);
+      expect((await apiB.waitForIngest(again!.id)).status).toBe('PROCESSED');
+    });
+  }
 
   it('leaves a file whose worker was killed mid-load to the other worker, with exactly its rows', async () => {
     const rows = 150_000;

@@ -144,7 +144,6 @@ export class Snapshots {
       }
       // A snapshot taken before a schema change comes back with the schema it had.
       await migrate(storage.client, storage.layout);
-      storage.rows.forgetColumns();
       let originals = 0;
       for (const kind of OBJECT_PREFIXES) {
         const wanted = new Set((await objects.list(prefix + kind)).map((key) => key.slice(prefix.length)));

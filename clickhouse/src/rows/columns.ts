@@ -4,8 +4,6 @@ import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type ColumnBudget, type RowsT
 
 /** The physical columns of `rows` and their skip indexes: one column per distinct header, added at ingest. */
 export class RowColumns {
-  #known: Set<string> | null = null;
-
   constructor(private readonly t: RowsTable) {}
 
   /**
@@ -22,10 +20,11 @@ export class RowColumns {
     sample: string[][] = [],
     budget: ColumnBudget = { remaining: Infinity },
   ): Promise<Record<string, string>> {
-    let known = await this.#physical();
+    // Read afresh each time (once a sheet): another process may have added columns, or a restore
+    // may have taken some away.
+    const known = await this.#physical();
     const missing = headers.filter((h) => !known.has(physicalColumnName(h)));
     if (missing.length) {
-      known = await this.#physical(true);
       const room = Math.max(0, Math.min(MAX_PHYSICAL_COLUMNS - known.size, budget.remaining));
       let indexRoom = MAX_TEXT_INDEXES - (await this.indexedColumns()).size;
       const toAdd = new Map<string, boolean>();
@@ -75,17 +74,11 @@ export class RowColumns {
     return new Set((await rs.json<{ expr: string }>()).map((r) => r.expr.replaceAll('`', '')));
   }
 
-  /** Forgets the columns known to exist (after the table was replaced, e.g. by a restore). */
-  forget(): void {
-    this.#known = null;
-  }
-
   /**
    * The physical columns every node has: on a cluster, those both `rows` and `rows_local` have on
    * every node (a schema change that reached only some is made again by the next ensureColumns).
    */
-  async #physical(refresh = false): Promise<Set<string>> {
-    if (this.#known && !refresh) return this.#known;
+  async #physical(): Promise<Set<string>> {
     const { layout } = this.t;
     const query = layout.cluster
       ? `SELECT name FROM ${layout.system('columns')}
@@ -97,7 +90,6 @@ export class RowColumns {
       query_params: layout.cluster ? { db: this.t.db, cluster: layout.cluster.name } : { db: this.t.db },
       format: 'JSONEachRow',
     });
-    this.#known = new Set((await rs.json<{ name: string }>()).map((r) => r.name));
-    return this.#known;
+    return new Set((await rs.json<{ name: string }>()).map((r) => r.name));
   }
 }

@@ -36,10 +36,6 @@ export class RowsRepository {
   indexedColumns() {
     return this.#columns.indexedColumns();
   }
-  /** Forgets the columns known to exist (after the table was replaced, e.g. by a restore). */
-  forgetColumns(): void {
-    this.#columns.forget();
-  }
 
   // Loading (loading.ts).
   insert(...a: Parameters<RowLoading['insert']>) {
