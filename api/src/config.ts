@@ -11,7 +11,7 @@ const envSchema = serviceEnvSchema.extend({
   HOST: z.string().min(1).optional(),
   ALLOW_DEV_IDP_ON_NETWORK: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalUrl,
-  CLICKHOUSE_BACKUP_DISK: z.string().min(1).optional(),
+  CLICKHOUSE_BACKUP_DISK: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   OIDC_ISSUER: optionalUrl,
   OIDC_DISCOVERY_URL: optionalUrl,
   OIDC_AUDIENCE: z.string().min(1).default('sift-api'),

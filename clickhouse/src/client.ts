@@ -23,25 +23,14 @@ export interface ClickHouseOptions {
 
 /**
  * Settings every query of a client gets on a cluster: inserts through the Distributed `rows` reach
- * their shard before they return (so a file's rows are counted and searchable when its ingest
- * ends); on replicas, an insert returns once a majority of its shard's replicas have it, so losing
- * one replica loses no acknowledged row.
+ * their shard before they return, so a file's rows are counted and searchable when its ingest
+ * ends. (No insert quorum: with two replicas a shard, a quorum would stop every ingest while one
+ * replica is down; the Distributed table writes to a replica that is up.)
  */
 export function clusterSettings(cluster: ClusterOptions | undefined): Record<string, unknown> {
-  if (!cluster) return {};
-  return {
-    distributed_foreground_insert: 1,
-    ...(cluster.replicated ? { insert_quorum: 'auto' } : {}),
-  };
+  return cluster ? { distributed_foreground_insert: 1 } : {};
 }
 
-/**
- * Opens a `@clickhouse/client` client against a ClickHouse server, or against embedded chDB through
- * `chdb/connection` so the same client API serves both. chDB allows one data directory per process
- * (see docs/architecture.md): callers in one process must pass the same `dataDir`. Embedded, the
- * client spreads its calls over several connections (PooledConnection), since one chDB connection
- * runs one query at a time; against a server, each call is its own HTTP request already.
- */
 export function openClickHouse(
   options: ClickHouseOptions,
   extraSettings: Record<string, unknown> = {},

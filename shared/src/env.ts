@@ -18,10 +18,13 @@ export const serviceEnvSchema = z.object({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
     .default('sift'),
   /** A ClickHouse cluster (its name in remote_servers) to lay the tables out on; unset → one node. */
-  CLICKHOUSE_CLUSTER: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
-    .optional(),
+  CLICKHOUSE_CLUSTER: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier (letters, digits, _)')
+      .optional(),
+  ),
   /** On a cluster: Replicated engines (the servers run with Keeper); false for unreplicated shards. */
   CLICKHOUSE_REPLICATED: z.enum(['true', 'false']).default('true'),
   /** On a cluster: every node's HTTP URL, comma-separated; schema changes then go to each, not ON CLUSTER. */

@@ -3,10 +3,10 @@
  * official ClickHouse server image, MinIO and Redis (Testcontainers). Needs a Docker engine, so it is
  * not part of `npm test`: run it with `npm run test:containers`.
  */
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ClickHouseContainer } from '@testcontainers/clickhouse';
 import { MinioContainer } from '@testcontainers/minio';
 import { RedisContainer } from '@testcontainers/redis';
+import { createBuckets } from '../support/s3.ts';
 import { scaleOutSuite } from '../support/scale-out-suite.ts';
 
 const BUCKET = 'sift';
@@ -26,14 +26,7 @@ scaleOutSuite(async () => {
     secretAccessKey: minio.getPassword(),
     forcePathStyle: true,
   };
-  const admin = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-  });
-  await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  admin.destroy();
+  await createBuckets(s3, [BUCKET]);
   return {
     clickhouse: {
       url: clickhouse.getHttpUrl(),

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { S3Options } from '@sift/object-store';
 import { freePort } from './ports.ts';
@@ -43,4 +44,19 @@ export async function startTestS3(bucket = 'sift', prefix = ''): Promise<TestS3>
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** Creates these buckets on the S3-compatible server `options` names, signed in with its credentials. */
+export async function createBuckets(options: S3Options, buckets: string[]): Promise<void> {
+  const admin = new S3Client({
+    endpoint: options.endpoint,
+    region: options.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: options.accessKeyId!, secretAccessKey: options.secretAccessKey! },
+  });
+  try {
+    for (const Bucket of buckets) await admin.send(new CreateBucketCommand({ Bucket }));
+  } finally {
+    admin.destroy();
+  }
 }

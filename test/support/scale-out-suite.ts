@@ -96,7 +96,11 @@ export interface Backing {
    * where rows live), and the environment that lays Sift out on the cluster.
    */
   shards?: string[];
+  /** Every node's HTTP URL, replicas included (default `shards`). */
+  nodes?: string[];
   env?: Record<string, string>;
+  /** On a replicated cluster: takes one replica of a shard down, and brings it back. */
+  replica?: { stop(): Promise<void>; start(): Promise<void> };
   s3: S3Options;
   redisUrl: string;
   stop(): Promise<void>;
@@ -105,11 +109,12 @@ export interface Backing {
 /**
  * Defines the scale-out tests in the calling file, on the services `start` provides. With
  * `cluster`, `start` must give the cluster's `shards` and the tests also check where rows live;
- * with `snapshots`, its ClickHouse must have a backup disk (CLICKHOUSE_BACKUP_DISK in `env`).
+ * with `snapshots`, its ClickHouse must have a backup disk (CLICKHOUSE_BACKUP_DISK in `env`);
+ * with `replicaLoss`, `start` must give a `replica` to take down during an ingest.
  */
 export function scaleOutSuite(
   start: () => Promise<Backing>,
-  options: { cluster?: boolean; snapshots?: boolean } = {},
+  options: { cluster?: boolean; snapshots?: boolean; replicaLoss?: boolean } = {},
 ): void {
   beforeAll(async () => {
     backing = await start();
@@ -156,9 +161,12 @@ export function scaleOutSuite(
   }
 
   /** Runs `sql` on shard `i` (0-based); resolves with its rows, tab-separated. */
-  async function onShard(i: number, sql: string): Promise<string[][]> {
+  const onShard = (i: number, sql: string) => onNode(backing.shards![i]!, sql);
+
+  /** Runs `sql` on the node at `url`; resolves with its rows, tab-separated. */
+  async function onNode(url: string, sql: string): Promise<string[][]> {
     const { user, password } = backing.clickhouse;
-    const res = await fetch(`${backing.shards![i]}/`, {
+    const res = await fetch(`${url}/`, {
       method: 'POST',
       body: sql,
       headers: { 'x-clickhouse-user': user, 'x-clickhouse-key': password },
@@ -277,17 +285,18 @@ export function scaleOutSuite(
         await generalRowsStored(shards),
       );
 
-      // The administrators' totals count every shard's rows and parts (merges held still meanwhile).
-      const merges = (verb: string) =>
-        Promise.all(backing.shards!.map((_, i) => onShard(i, `SYSTEM ${verb} MERGES`)));
+      // The administrators' totals count every shard's rows and every node's parts (merges held
+      // still meanwhile).
+      const nodes = backing.nodes ?? backing.shards!;
+      const merges = (verb: string) => Promise.all(nodes.map((url) => onNode(url, `SYSTEM ${verb} MERGES`)));
       await merges('STOP');
       try {
         const stats = await apiA.json<SystemStats>('/admin/system/stats');
         expect(stats.rows).toBe(shards.flatMap((files) => [...files.values()]).reduce((a, b) => a + b, 0));
         const disk = await Promise.all(
-          backing.shards!.map(async (_, i) => {
-            const [[bytes]] = (await onShard(
-              i,
+          nodes.map(async (url) => {
+            const [[bytes]] = (await onNode(
+              url,
               `SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '${DATABASE}' AND active`,
             )) as [[string]];
             return Number(bytes);
@@ -392,6 +401,44 @@ export function scaleOutSuite(
         { name: 'again.csv', bytes: new TextEncoder().encode('Arrived Late\nagain\n') },
       ]);
       expect((await apiB.waitForIngest(again!.id)).status).toBe('PROCESSED');
+    });
+  }
+
+  if (options.replicaLoss) {
+    it('loses no row and doubles none when a replica goes down during an ingest', async () => {
+      const rows = 200_000;
+      const [big] = await apiA.upload([{ name: 'replica-loss.csv', bytes: people(rows, 'Lost') }]);
+      const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+      try {
+        await waitFor(
+          () => queue.getJob(big!.id),
+          (job) => Number((job?.progress as { stage?: number } | undefined)?.stage) === 2,
+          { intervalMs: 50, what: 'the rows to be loading' },
+        );
+      } finally {
+        await queue.close();
+      }
+      await backing.replica!.stop();
+      try {
+        expect(await apiB.waitForIngest(big!.id, 300_000)).toMatchObject({
+          status: 'PROCESSED',
+          totalRows: rows,
+        });
+        const found = await apiA.json<SearchResponse>('/file/search', {
+          searchCriteria: { Name: 'Lost' },
+          size: 1,
+        });
+        expect(found.totalRecords).toBe(rows);
+      } finally {
+        await backing.replica!.start();
+      }
+      // Back, the replica catches up: the same rows, once.
+      const shards = await waitFor(
+        () => rowsByShard(),
+        (all) => all.some((files) => files.get(big!.id) === rows),
+        { what: 'the rows on their shard', timeoutMs: 120_000 },
+      );
+      expect(shards.filter((files) => files.has(big!.id))).toHaveLength(1);
     });
   }
 
