@@ -5,6 +5,7 @@
  * written through the Distributed table `rows`), and schema changes go to every node.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
+import { inlineQueryParams } from './inline-params.ts';
 import { ident } from './sql.ts';
 
 /** A ClickHouse cluster to lay Sift's tables out on. */
@@ -79,10 +80,19 @@ export class TableLayout {
    * single node or with ON CLUSTER, else on each node in turn. Rejects with the first node's error.
    */
   async everyNode(query: string, options: DdlOptions = {}): Promise<DdlPath> {
+    let params = options.query_params;
+    if (params && this.onCluster) {
+      // The statement is queued for every node as text: its parameters go in as literals.
+      const inlined = inlineQueryParams(query, params);
+      if (inlined === null)
+        throw new Error('A statement sent ON CLUSTER takes String and integer parameters only.');
+      query = inlined;
+      params = undefined;
+    }
     await this.eachNode((node) =>
       node.command({
         query,
-        query_params: options.query_params,
+        query_params: params,
         clickhouse_settings: options.clickhouse_settings as never,
       }),
     );
