@@ -130,8 +130,14 @@ async function ingest(
   ownerId: string,
   csvLoader: 'engine' | 'javascript' = 'engine',
   originals: ObjectStore = benchOriginals(dir),
-): Promise<{ file: FileRow; ms: number; peak: Peak }> {
+): Promise<{ file: FileRow; ms: number; peak: Peak; searchableMs: number }> {
   const id = randomUUID();
+  const start = performance.now();
+  // The GENERAL file is PROCESSED (searchable) when the stage after loading starts.
+  let searchableMs = 0;
+  const report = (p: { stage: number }) => {
+    if (p.stage >= 3 && !searchableMs) searchableMs = performance.now() - start;
+  };
   await storage.files.save(
     newUploadRecord({
       id,
@@ -149,9 +155,10 @@ async function ingest(
     ingestFile(
       { storage, originals, tmpDir: path.join(dir, 'tmp'), csvLoader },
       { fileId: id, ownerId, storedName: name, originalFilename: name },
+      report,
     ),
   );
-  return { file: written.find((f) => f.id === id)!, ms, peak };
+  return { file: written.find((f) => f.id === id)!, ms, peak, searchableMs: searchableMs || ms };
 }
 
 /**
@@ -224,11 +231,13 @@ async function baseline(
   storage: Storage,
   file: FileRow,
   source: { from: string; params: Record<string, string> },
+  headers: string[] = PLAIN_HEADERS,
 ): Promise<{ ms: number; indexes: number }> {
   const db = ident(storage.database);
   const indexed = await storage.rows.indexedColumns();
-  const cols = PLAIN_HEADERS.map((h) => file.columnMap[h]!);
+  const cols = headers.map((h) => file.columnMap[h]!);
   const indexes = cols.filter((c) => indexed.has(c));
+  await storage.client.command({ query: `DROP TABLE IF EXISTS ${db}.baseline` });
   await storage.client.command({
     query: `CREATE TABLE ${db}.baseline (file_id String, sheet LowCardinality(String), row_number UInt32,
             ${cols.map((c) => `${ident(c)} String`).join(', ')}
@@ -325,6 +334,18 @@ try {
   await writeCsv(path.join(dir, 'tabs.csv'), PLAIN_HEADERS, ROWS, '\t');
   const tabs = await ingest(storage, dir, 'tabs.csv', owner, 'engine');
   const authors = await ingest(storage, dir, 'authors.csv', owner, 'engine');
+  const authorFile = (await storage.files.list({ ownerId: owner, fileType: 'AUTHOR' })).find(
+    (f) => f.sourceFileId === authors.file.id,
+  )!;
+  const authorBase = await baseline(
+    storage,
+    authors.file,
+    {
+      from: `file({path:String}, 'CSVWithNames', {structure:String})`,
+      params: { path: path.join(dir, 'authors.csv') },
+    },
+    HEADERS,
+  );
   const remote = SERVER_MODE ? await serverMode(plainCsv) : null;
 
   const files = [engine.file];
@@ -392,10 +413,20 @@ try {
         note: `${(rate(remote.sift.file.totalRows, remote.sift.ms) / rate(ROWS, remote.base.ms)).toFixed(2)}× the server's s3() load, ${fmt(remote.sift.ms)} ms`,
       },
     }),
-    'ingest CSV with AUTHOR file': {
-      value: fmt(rate(authors.file.totalRows, authors.ms)),
+    'engine baseline: author-bearing CSV file() → table': {
+      value: fmt(rate(AUTHOR_ROWS, authorBase.ms)),
       unit: 'rows/s',
-      note: `source rows/s incl. ${fmt(AUTHOR_ROWS * 2)} author rows, ${mem(authors.peak)}`,
+      note: `${fmt(authorBase.ms)} ms, ${authorBase.indexes} text skip indexes`,
+    },
+    'author-bearing CSV: GENERAL file searchable': {
+      value: fmt(rate(authors.file.totalRows, authors.searchableMs)),
+      unit: 'rows/s',
+      note: `${(rate(authors.file.totalRows, authors.searchableMs) / rate(AUTHOR_ROWS, authorBase.ms)).toFixed(2)}× baseline (goal ≥ 0.5×), ${fmt(authors.searchableMs)} ms`,
+    },
+    'author-bearing CSV: AUTHOR file PROCESSED': {
+      value: fmt(rate(authors.file.totalRows, authors.ms)),
+      unit: 'source rows/s',
+      note: `${(rate(authors.file.totalRows, authors.ms) / rate(AUTHOR_ROWS, authorBase.ms)).toFixed(2)}× baseline (goal ≥ 0.25×), ${fmt(authorFile.totalRows)} author rows, ${fmt(authors.ms)} ms, ${mem(authors.peak)}`,
     },
     ...(big && {
       [`ingest ${fmt(big.bytes / 2 ** 20)} MB CSV`]: {

@@ -119,7 +119,7 @@ describe('upload sessions', () => {
     const loading = seen.map((s) => s.files[0]!).find((f) => f.currentStage === 2 && f.stageProgress > 0)!;
     expect(loading).toMatchObject({
       status: 'PROCESSING',
-      totalStages: 3,
+      totalStages: 4,
       stageDescription: 'Reading and loading rows',
     });
     expect((await user.json<FileRecord>(`/file/files/${file.id}`)).totalRows).toBe(120_000);

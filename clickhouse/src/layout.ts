@@ -64,7 +64,7 @@ export class TableLayout {
   ) {
     this.db = ident(database);
     this.rows = `${this.db}.rows`;
-    this.rowsLocalName = cluster ? 'rows_local' : 'rows';
+    this.rowsLocalName = this.localName('rows') as 'rows' | 'rows_local';
     this.rowsLocal = `${this.db}.${this.rowsLocalName}`;
     this.onCluster = cluster && !nodes.length ? ` ON CLUSTER ${ident(cluster.name)}` : '';
   }
@@ -127,10 +127,15 @@ export class TableLayout {
     return replicated(plain, `'/clickhouse/tables/{shard}/{database}/{table}', '{replica}'`);
   }
 
-  /** The Distributed engine of `rows` over every shard's `rows_local`, one file on one shard. */
-  distributedEngine(): string {
+  /** The table that stores a sharded table's rows: `name` on one node, `name_local` on a cluster. */
+  localName(name: string): string {
+    return this.cluster ? `${name}_local` : name;
+  }
+
+  /** The Distributed engine of `name` over every shard's `name_local`, one file on one shard. */
+  distributedEngine(name = 'rows'): string {
     if (!this.cluster) throw new Error('Only a cluster layout has a Distributed table.');
-    return `Distributed(${ident(this.cluster.name)}, ${this.db}, rows_local, cityHash64(file_id))`;
+    return `Distributed(${ident(this.cluster.name)}, ${this.db}, ${name}_local, cityHash64(file_id))`;
   }
 
   /** `system.<name>` of this node, or of every node of the cluster (as `clusterAllReplicas`). */

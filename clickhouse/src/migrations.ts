@@ -11,9 +11,10 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  * line end. Placeholders lay the tables out on one node or a cluster (see layout.ts):
  * - `{db}`: the quoted database; `{on_cluster}`: ` ON CLUSTER …` when statements go once to the
  *   whole cluster, else empty (every statement is run with {@link TableLayout.everyNode});
- * - `{rows_local}`: the table that stores rows (`rows`, or `rows_local` on a cluster);
+ * - `{local:NAME}`: the table that stores a sharded table's rows (NAME, or NAME_local on a cluster);
  * - `{everywhere:ENGINE}` / `{per_shard:ENGINE}`: ENGINE, or its Replicated form for a table whole
- *   on every node / one per shard; `{distributed}`: the Distributed engine of `rows`;
+ *   on every node / one per shard; `{distributed:NAME}`: the Distributed engine of NAME over every
+ *   shard's NAME_local, sharded by `file_id`;
  * - `{if_cluster}` first in a statement: run it on a cluster only.
  * Idempotent: safe to call at every start-up. Resolves with the names of the files applied now.
  */
@@ -56,14 +57,13 @@ export async function migrate(client: ClickHouseClient, layout: TableLayout): Pr
 /** A migration statement with Sift's placeholders written out (ClickHouse's own macros are kept). */
 function expand(statement: string, layout: TableLayout): string {
   return statement.replace(
-    /\{(db|on_cluster|rows_local|distributed|everywhere:([^{}]+)|per_shard:([^{}]+))\}/g,
-    (_, name: string, everywhere?: string, perShard?: string) => {
+    /\{(db|on_cluster|local:(\w+)|distributed:(\w+)|everywhere:([^{}]+)|per_shard:([^{}]+))\}/g,
+    (_, name: string, local?: string, distributed?: string, everywhere?: string, perShard?: string) => {
+      if (local) return layout.localName(local);
+      if (distributed) return layout.distributedEngine(distributed);
       if (everywhere) return layout.everywhereEngine(everywhere);
       if (perShard) return layout.shardEngine(perShard);
-      if (name === 'db') return layout.db;
-      if (name === 'on_cluster') return layout.onCluster;
-      if (name === 'rows_local') return layout.rowsLocalName;
-      return layout.distributedEngine();
+      return name === 'db' ? layout.db : layout.onCluster;
     },
   );
 }

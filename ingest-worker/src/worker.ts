@@ -8,6 +8,7 @@ import {
   type IngestJobName,
   type IngestProgress,
 } from '@sift/shared/jobs';
+import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
 import { failFile, ingestFile } from './pipeline/ingest-file.ts';
@@ -41,14 +42,19 @@ export interface IngestWorkerOptions extends IngestDeps {
 export const STALLED_MESSAGE =
   'Processing this file stopped unexpectedly each time it was tried; it may be too large or malformed. Check that it opens in Excel, save it again and re-upload it.';
 
-/** Marks the file FAILED with `message` (and its upload session's entry) unless it has ended already. */
+/**
+ * Marks the file FAILED with `message` (and its upload session's entry) unless its ingest has ended
+ * already: the file is PROCESSING, or it is PROCESSED and its AUTHOR file is still being derived.
+ */
 async function failIfProcessing(
   options: Pick<IngestWorkerOptions, 'storage' | 'tracker'>,
   payload: IngestFilePayload,
   message: string,
 ): Promise<void> {
-  const file = await options.storage.files.get(payload.fileId, payload.ownerId);
-  if (file?.status !== 'PROCESSING') return;
+  const { files } = options.storage;
+  const file = await files.get(payload.fileId, payload.ownerId);
+  const author = file?.status === 'PROCESSED' ? await files.get(authorFileId(payload.fileId)) : null;
+  if (file?.status !== 'PROCESSING' && author?.status !== 'PROCESSING') return;
   await failFile(options.storage, payload, message);
   if (payload.sessionId) {
     await options.tracker.updateFile(payload.sessionId, payload.fileId, {

@@ -228,6 +228,7 @@ export function scaleOutSuite(
       '001_init.sql',
       '002_documents.sql',
       '003_rows_file_id_low_cardinality.sql',
+      '004_author_pairs.sql',
     ]);
     expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { startSift, type Config, type RunningSift } from '@sift/api';
+import { authorFileId } from '@sift/shared/author-files';
 import type { FileRecord, SearchResponse } from '@sift/shared/contracts';
 import { signIn } from './oidc.ts';
 import { waitFor } from './wait.ts';
@@ -104,12 +105,26 @@ export class ApiClient {
   }
 
   /** Polls a file until its ingest ends (status other than PROCESSING). */
-  waitForIngest(id: string, timeoutMs = 90_000): Promise<FileRecord> {
-    return waitFor(
+  /**
+   * Waits until the ingest of file `id` has ended: the file is no longer PROCESSING, nor is the
+   * AUTHOR file derived from it (it is PROCESSED, searchable, before its AUTHOR file is done).
+   */
+  async waitForIngest(id: string, timeoutMs = 90_000): Promise<FileRecord> {
+    const deadline = Date.now() + timeoutMs;
+    const ended = await waitFor(
       () => this.json<FileRecord>(`/file/files/${id}`),
       (file) => file.status !== 'PROCESSING',
       { timeoutMs, intervalMs: 200, what: `the ingest of file ${id} to end` },
     );
+    await waitFor(
+      async () => {
+        const res = await this.fetch(`/file/files/${authorFileId(id)}`);
+        return res.status === 404 ? null : ((await res.json()) as FileRecord);
+      },
+      (author) => author?.status !== 'PROCESSING',
+      { timeoutMs: Math.max(1, deadline - Date.now()), intervalMs: 200, what: `the AUTHOR file of ${id}` },
+    );
+    return ended;
   }
 }
 

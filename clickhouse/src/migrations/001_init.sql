@@ -43,7 +43,7 @@ ORDER BY (owner_id, id);
 -- Searchable rows of every file. Each distinct header gets a physical String column `c_<hash>`
 -- (added at ingest with ADD COLUMN IF NOT EXISTS); headers past the column guard go to `extra`.
 -- On a cluster they are stored in `rows_local` on every shard and read through `rows`.
-CREATE TABLE IF NOT EXISTS {db}.{rows_local}{on_cluster}
+CREATE TABLE IF NOT EXISTS {db}.{local:rows}{on_cluster}
 (
     file_id String,
     sheet LowCardinality(String),
@@ -53,4 +53,4 @@ CREATE TABLE IF NOT EXISTS {db}.{rows_local}{on_cluster}
 ENGINE = {per_shard:MergeTree}
 ORDER BY (file_id, sheet, row_number);
 
-{if_cluster} CREATE TABLE IF NOT EXISTS {db}.rows{on_cluster} AS {db}.rows_local ENGINE = {distributed};
+{if_cluster} CREATE TABLE IF NOT EXISTS {db}.rows{on_cluster} AS {db}.rows_local ENGINE = {distributed:rows};

@@ -5,5 +5,5 @@
 -- 112 -> 30 ms, of a rare one 26 -> 15 ms, of two criteria 54 -> 36 ms. The sort order is the
 -- same, so ClickHouse allows the change on a key column; existing parts are rewritten by a
 -- background mutation, and are read correctly meanwhile.
-ALTER TABLE {db}.{rows_local}{on_cluster} MODIFY COLUMN file_id LowCardinality(String);
+ALTER TABLE {db}.{local:rows}{on_cluster} MODIFY COLUMN file_id LowCardinality(String);
 {if_cluster} ALTER TABLE {db}.rows{on_cluster} MODIFY COLUMN file_id LowCardinality(String);

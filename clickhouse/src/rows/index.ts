@@ -1,6 +1,12 @@
 /** `rows`: the searchable rows of every file (see RowsRepository). */
 export { RowsRepository } from './rows.repository.ts';
 export { SUGGEST_LIMITS } from './search.ts';
+export {
+  AUTHOR_PAIR_STRUCTURE,
+  type AuthorPairValue,
+  type AuthorSheetCopy,
+  type RowAuthors,
+} from './authors.ts';
 export type { ExportQuery } from './export.ts';
 export {
   MAX_NEW_COLUMNS_PER_FILE,

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { TableLayout } from '../layout.ts';
+import { RowAuthors } from './authors.ts';
 import { RowColumns } from './columns.ts';
 import { contacts } from './contacts.ts';
 import { RowExport } from './export.ts';
@@ -19,6 +20,8 @@ export class RowsRepository {
   readonly #loading: RowLoading;
   readonly #search: RowSearch;
   readonly #export: RowExport;
+  /** AUTHOR rows written by the engine from the GENERAL rows (authors.ts). */
+  readonly authors: RowAuthors;
 
   /** `embedded`: the engine is this process's chDB (see RowsTable.embedded). */
   constructor(client: ClickHouseClient, layout: TableLayout, embedded = true) {
@@ -27,6 +30,7 @@ export class RowsRepository {
     this.#loading = new RowLoading(this.#t);
     this.#search = new RowSearch(this.#t);
     this.#export = new RowExport(this.#t);
+    this.authors = new RowAuthors(this.#t);
   }
 
   // Columns and skip indexes (columns.ts).

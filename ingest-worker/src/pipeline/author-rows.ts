@@ -157,32 +157,52 @@ export function authorHeaders(headers: string[]): string[] {
   return [...headers, match];
 }
 
+/** One author row of a source record: who, their full name, the email paired with them and how. */
+export interface AuthorEntry {
+  author: string;
+  fullName: string;
+  email: string;
+  match: EmailMatch;
+}
+
 /**
- * Splits one source row into author rows over `authorHeaders(headers)`: each holds one author (its
- * full name when `Author Full Names` is aligned), the email paired with it and how it was paired;
- * emails paired with no author get a row of their own with the author cells blank. A row with
- * neither authors nor emails gives nothing.
+ * The author rows of one source record from its `Authors`, `Author Full Names` (may be empty) and
+ * `Email Addresses` cells: one per author (its full name when the full names are aligned), the
+ * email paired with it and how; then one per email paired with no author (author cells blank,
+ * `unmatched`). Neither authors nor emails: none.
+ */
+export function authorEntries(authorsCell: string, fullNamesCell: string, emailsCell: string): AuthorEntry[] {
+  const authors = splitList(authorsCell);
+  const fullNames = splitList(fullNamesCell);
+  const emails = splitList(emailsCell);
+  const { byAuthor, method, unpaired } = pairEmails(authors, fullNames, emails);
+  const aligned = fullNames.length === authors.length;
+  const out: AuthorEntry[] = authors.map((author, i) => ({
+    author,
+    fullName: aligned ? fullNames[i]! : '',
+    email: byAuthor[i]!,
+    match: method[i]!,
+  }));
+  for (const email of unpaired) out.push({ author: '', fullName: '', email, match: 'unmatched' });
+  return out;
+}
+
+/**
+ * Splits one source row into author rows over `authorHeaders(headers)`: each is the source row with
+ * its author cells replaced by one {@link authorEntries} entry and the Email Match column added.
+ * A row with neither authors nor emails gives nothing.
  */
 export function splitAuthorRow(headers: string[], cells: string[]): string[][] {
   const ia = headers.indexOf(AUTHORS_HEADER);
   const ie = headers.indexOf(EMAILS_HEADER);
   const ifn = headers.indexOf(FULL_NAMES_HEADER);
-  const authors = splitList(cells[ia]);
-  const fullNames = ifn >= 0 ? splitList(cells[ifn]) : [];
-  const emails = splitList(cells[ie]);
-  const { byAuthor, method, unpaired } = pairEmails(authors, fullNames, emails);
-  const aligned = fullNames.length === authors.length;
   const base = headers.map((_, i) => cells[i] ?? '');
-  const out: string[][] = [];
-  const emit = (author: string, fullName: string, email: string, how: EmailMatch) => {
+  return authorEntries(cells[ia] ?? '', ifn >= 0 ? (cells[ifn] ?? '') : '', cells[ie] ?? '').map((e) => {
     const row = base.slice();
-    row[ia] = author;
-    row[ie] = email;
-    if (ifn >= 0) row[ifn] = fullName;
-    row.push(how);
-    out.push(row);
-  };
-  authors.forEach((a, i) => emit(a, aligned ? fullNames[i]! : '', byAuthor[i]!, method[i]!));
-  for (const email of unpaired) emit('', '', email, 'unmatched');
-  return out;
+    row[ia] = e.author;
+    row[ie] = e.email;
+    if (ifn >= 0) row[ifn] = e.fullName;
+    row.push(e.match);
+    return row;
+  });
 }

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FileRow } from '@sift/clickhouse';
 import {
   countingReadStream,
   decoder,
@@ -17,9 +16,9 @@ import {
   type Encoding,
   type ReadProgress,
 } from '@sift/spreadsheet';
-import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './author-rows.ts';
+import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
-import { withBatchDir, withScratchDir } from './scratch.ts';
+import { withScratchDir } from './scratch.ts';
 import { PROGRESS_INTERVAL_MS, type LoadContext, type LoadedFiles } from './types.ts';
 
 /** Size of the pieces the CSV body is loaded in (progress granularity, bounded engine memory). */
@@ -277,39 +276,12 @@ async function startSheet(
   return headers.every((h) => general.columnMap[h]) ? general : null;
 }
 
-/** Counts the loaded rows and derives the AUTHOR file's rows when the sheet has author columns. */
+/** Counts the loaded rows; the sheet is an AUTHOR file's source when it has the author columns. */
 async function finishLoad(ctx: LoadContext, general: RowBatchLoader, sheet: string): Promise<LoadedFiles> {
   general.totalRows = await ctx.storage.rows.countFile(ctx.fileId);
-  const authors = await withBatchDir(ctx, async (dir) => {
-    const loader = new RowBatchLoader(ctx.storage, ctx.authorId, dir, ctx.columnBudget);
-    if (hasAuthorColumns(general.headers)) await deriveAuthors(ctx, general, loader, sheet);
-    return loader;
-  });
   await ctx.progress(100);
-  return { general, authors };
-}
-
-/** Reads the loaded rows back in order and writes their author rows. */
-async function deriveAuthors(
-  ctx: LoadContext,
-  general: RowBatchLoader,
-  authors: RowBatchLoader,
-  sheet: string,
-): Promise<void> {
-  const headers = general.headers;
-  await authors.startSheet(sheet, authorHeaders(headers));
-  const source = { id: ctx.fileId, columnMap: general.columnMap } as FileRow;
-  try {
-    for await (const batch of ctx.storage.rows.scan({ files: [source], criteria: {} })) {
-      for (const hit of batch) {
-        const cells = headers.map((h) => hit.cells[h] ?? '');
-        for (const authorRow of splitAuthorRow(headers, cells))
-          await authors.add(authors.totalRows + 1, authorRow);
-      }
-    }
-    await authors.finish();
-  } catch (e) {
-    await authors.settle();
-    throw e;
-  }
+  return {
+    general,
+    authorSheets: hasAuthorColumns(general.headers) ? [{ sheet, headers: general.headers }] : [],
+  };
 }

@@ -4,6 +4,7 @@ import { originalKey } from '@sift/object-store';
 import { authorFileId } from '@sift/shared/author-files';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import { InvalidFileError, validateSpreadsheet } from '@sift/spreadsheet';
+import { deriveAuthorFile } from './author-derivation.ts';
 import { loadCsvWithEngine } from './csv-engine-loader.ts';
 import { loadWithParsers } from './parser-loader.ts';
 import { newColumnBudget } from './row-batch-loader.ts';
@@ -17,8 +18,9 @@ import {
 
 /**
  * Ingests one uploaded file: validate → parse (streaming) → load (batched inserts) → derive the
- * AUTHOR file → finalize. Idempotent: rows of an earlier attempt are removed first. On success the
- * file record is PROCESSED with its counts; a file the user must fix throws InvalidFileError (the
+ * AUTHOR file (the engine writes its rows: author-derivation.ts) → finalize. Idempotent: rows of an
+ * earlier attempt are removed first. The file record is PROCESSED with its counts as soon as its
+ * rows are loaded (searchable while the AUTHOR file is derived), the AUTHOR record when it is done; a file the user must fix throws InvalidFileError (the
  * caller marks it FAILED), anything else is thrown for a retry. Returns the records written.
  * When `signal` aborts (the process is stopping) the ingest stops at its next progress report with
  * the signal's reason, its inserts settled, so another worker can start the file again.
@@ -43,11 +45,14 @@ export async function ingestFile(
 
   await progress(1, 0);
   // The original as a local file: its own on local disk, a scratch copy from a shared bucket.
-  const { general, authors } = await deps.originals.withLocalFile(
+  const columnBudget = newColumnBudget();
+  const { general, authorSheets } = await deps.originals.withLocalFile(
     originalKey(payload.storedName),
     deps.tmpDir,
     async (filePath) => {
       const format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
+      // A retry after the file was searchable (its AUTHOR file failed): out of searches first.
+      if (file.status === 'PROCESSED') await storage.files.save({ ...file, status: 'PROCESSING' });
       await storage.removeFileData([file.id, authorId]);
       await progress(2, 0);
       const load: LoadContext = {
@@ -60,7 +65,7 @@ export async function ingestFile(
         csvChunkBytes: deps.csvChunkBytes,
         csvLoader: deps.csvLoader,
         readIsolation: deps.readIsolation,
-        columnBudget: newColumnBudget(),
+        columnBudget,
         progress: async (p) => {
           signal?.throwIfAborted();
           await progress(2, p);
@@ -76,32 +81,31 @@ export async function ingestFile(
   if (!general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
   signal?.throwIfAborted();
 
-  await progress(3, 0);
   // Deleted while we worked: leave nothing behind.
   if (!(await storage.files.get(file.id, file.ownerId))) {
     await storage.removeFileData([file.id, authorId]);
     return [];
   }
-  const written: FileRow[] = [];
-  if (authors.sheetNames.length) {
-    const authorFile: FileRow = {
-      ...file,
-      id: authorId,
-      filename: '',
-      fileType: 'AUTHOR',
-      status: 'PROCESSED',
-      errorMessage: '',
-      totalRows: authors.totalRows,
-      totalColumns: authors.columnNames.length,
-      columnNames: authors.columnNames,
-      sheetNames: authors.sheetNames,
-      columnMap: authors.columnMap,
-      sourceFileId: file.id,
-      sizeBytes: 0,
-    };
-    await storage.files.save(authorFile);
-    written.push(authorFile);
-  }
+  // The AUTHOR file's record says it is on its way before the GENERAL file is searchable.
+  const authorFile: FileRow | null = authorSheets.length
+    ? {
+        ...file,
+        id: authorId,
+        filename: '',
+        fileType: 'AUTHOR',
+        status: 'PROCESSING',
+        errorMessage: '',
+        totalRows: 0,
+        totalColumns: 0,
+        columnNames: [],
+        sheetNames: [],
+        columnMap: {},
+        sourceFileId: file.id,
+        sizeBytes: 0,
+      }
+    : null;
+  if (authorFile) await storage.files.save(authorFile);
+  // Searchable now: the AUTHOR file is derived after.
   const done: FileRow = {
     ...file,
     status: 'PROCESSED',
@@ -113,8 +117,44 @@ export async function ingestFile(
     columnMap: general.columnMap,
   };
   await storage.files.save(done);
-  written.push(done);
-  await progress(3, 100);
+  const written: FileRow[] = [done];
+
+  await progress(3, 0);
+  if (authorFile) {
+    const authors = await storage.purgingMemory(() =>
+      deriveAuthorFile(
+        {
+          storage,
+          general: done,
+          authorId,
+          tmpDir: deps.tmpDir,
+          columnBudget,
+          progress: async (p) => {
+            signal?.throwIfAborted();
+            await progress(3, p);
+          },
+        },
+        authorSheets,
+      ),
+    );
+    await progress(4, 0);
+    if (!(await storage.files.get(file.id, file.ownerId))) {
+      await storage.removeFileData([file.id, authorId]);
+      return [];
+    }
+    const derived: FileRow = {
+      ...authorFile,
+      status: 'PROCESSED',
+      totalRows: authors.totalRows,
+      totalColumns: authors.columnNames.length,
+      columnNames: authors.columnNames,
+      sheetNames: authors.sheetNames,
+      columnMap: authors.columnMap,
+    };
+    await storage.files.save(derived);
+    written.unshift(derived);
+  }
+  await progress(4, 100);
   return written;
 }
 

@@ -7,15 +7,15 @@ import {
   type ReadProgress,
   type SpreadsheetFormat,
 } from '@sift/spreadsheet';
-import { authorHeaders, hasAuthorColumns, splitAuthorRow } from './author-rows.ts';
+import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withBatchDir } from './scratch.ts';
-import { PROGRESS_INTERVAL_MS, type LoadContext, type LoadedFiles } from './types.ts';
+import { PROGRESS_INTERVAL_MS, type AuthorSheet, type LoadContext, type LoadedFiles } from './types.ts';
 
 /**
  * Loads every sheet by parsing in JavaScript (xlsx streaming, legacy xls, or CSV when the engine
  * cannot read the file itself): header row = first non-empty row, ragged rows widen the sheet,
- * author rows derived on the way. Progress by bytes read. The file is read in a worker thread of
+ * the sheets with author columns noted for the AUTHOR file. Progress by bytes read. The file is read in a worker thread of
  * its own with a bounded heap (readIsolated), so a hostile file fails alone.
  */
 export async function loadWithParsers(ctx: LoadContext, format: SpreadsheetFormat): Promise<LoadedFiles> {
@@ -28,10 +28,10 @@ async function loadRows(
   batchDir?: string,
 ): Promise<LoadedFiles> {
   const general = new RowBatchLoader(ctx.storage, ctx.fileId, batchDir, ctx.columnBudget);
-  const authors = new RowBatchLoader(ctx.storage, ctx.authorId, batchDir, ctx.columnBudget);
+  const authorSheets: AuthorSheet[] = [];
   let sheet: string | null = null;
   let headerSeen = false;
-  let authorSheet = false;
+  let authorSheet: AuthorSheet | null = null;
   const read: ReadProgress = { bytesRead: 0 };
   const size = Math.max(1, (await stat(ctx.filePath)).size);
   let lastReport = Date.now();
@@ -54,28 +54,22 @@ async function loadRows(
         headerSeen = true;
         const headers = uniqueHeaders(cells);
         await general.startSheet(sheet, headers);
-        authorSheet = hasAuthorColumns(headers);
-        if (authorSheet) await authors.startSheet(sheet, authorHeaders(headers));
+        authorSheet = hasAuthorColumns(headers) ? { sheet, headers } : null;
+        if (authorSheet) authorSheets.push(authorSheet);
         continue;
       }
       if (cells.length > general.headers.length) {
         await general.setHeaders(widenHeaders(general.headers, cells.length));
-        if (authorSheet) await authors.setHeaders(authorHeaders(general.headers));
+        if (authorSheet) authorSheet.headers = general.headers;
       }
       await general.add(row.rowNumber, cells);
-      if (authorSheet) {
-        for (const authorRow of splitAuthorRow(general.headers, cells)) {
-          await authors.add(authors.totalRows + 1, authorRow);
-        }
-      }
     }
     await ctx.progress(100);
     await general.finish();
-    await authors.finish();
   } catch (e) {
     // No insert may land after the caller's clean-up.
-    await Promise.all([general.settle(), authors.settle()]);
+    await general.settle();
     throw e;
   }
-  return { general, authors };
+  return { general, authorSheets };
 }

@@ -5,7 +5,12 @@ import type { IngestProgress } from '@sift/shared/jobs';
 import type { ReadIsolation } from '@sift/spreadsheet';
 import type { RowBatchLoader } from './row-batch-loader.ts';
 
-export const INGEST_STAGES = ['Validating file', 'Reading and loading rows', 'Finalizing'] as const;
+export const INGEST_STAGES = [
+  'Validating file',
+  'Reading and loading rows',
+  'Deriving author rows',
+  'Finalizing',
+] as const;
 /** Least time between two progress reports while rows are loaded, in ms. */
 export const PROGRESS_INTERVAL_MS = 500;
 
@@ -60,8 +65,14 @@ export interface LoadContext {
   progress: (stageProgress: number) => Promise<void>;
 }
 
-/** The GENERAL file's rows and, when it has author columns, its AUTHOR file's rows, loaded. */
+/** A sheet of the GENERAL file whose header row has the author columns, with its final headers. */
+export interface AuthorSheet {
+  sheet: string;
+  headers: string[];
+}
+
+/** The GENERAL file's rows, loaded, and the sheets its AUTHOR file is to be derived from. */
 export interface LoadedFiles {
   general: RowBatchLoader;
-  authors: RowBatchLoader;
+  authorSheets: AuthorSheet[];
 }

@@ -1,0 +1,115 @@
+import { createReadStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { ident, stringLiteral } from '../sql.ts';
+import { RAGGED_MARKER, type RowsTable } from './types.ts';
+
+/**
+ * The columns of a sheet's pairs file (CSV, RFC 4180, no header row), one author row a record: the
+ * GENERAL row's `row_number`, the AUTHOR row's own, and its author cells.
+ */
+export const AUTHOR_PAIR_STRUCTURE =
+  'source_row UInt32, row_number UInt32, author String, full_name String, email String, email_match String';
+
+/** How the engine reads a pairs file: RFC 4180 quoting only, every byte of a field kept. */
+const PAIRS_CSV_SETTINGS = {
+  format_csv_allow_single_quotes: 0,
+  input_format_csv_trim_whitespaces: 0,
+  format_csv_null_representation: '',
+  input_format_null_as_default: 1,
+  input_format_csv_empty_as_default: 1,
+} as const;
+
+/** A pair's value that replaces a GENERAL cell in the AUTHOR row. */
+export type AuthorPairValue = 'author' | 'full_name' | 'email' | 'email_match';
+
+/** How one sheet's AUTHOR rows are written from its GENERAL rows (see RowAuthors.derive). */
+export interface AuthorSheetCopy {
+  generalId: string;
+  authorId: string;
+  sheet: string;
+  /** Physical column of every GENERAL header the AUTHOR rows carry ('' = kept in `extra`). */
+  columns: Record<string, string>;
+  /** The sheet's pairs: a local CSV file of AUTHOR_PAIR_STRUCTURE. */
+  pairsPath: string;
+  /**
+   * The cells the pair's values replace (or, for the Email Match header, add): each header, its
+   * physical column ('' = kept in `extra`) and which value of the pair goes there.
+   */
+  replaced: { header: string; column: string; value: AuthorPairValue }[];
+}
+
+/**
+ * AUTHOR rows written by the engine: JavaScript pairs the authors and emails of each GENERAL row
+ * (author columns only) into a CSV file; the engine joins the pairs with the GENERAL rows and
+ * copies every other column itself. Embedded, it reads the file in place; a server is sent it into
+ * `author_pairs` first. On a cluster the pairs live on the GENERAL file's shard and the join runs
+ * there (`distributed_product_mode = 'local'`).
+ */
+export class RowAuthors {
+  constructor(private readonly t: RowsTable) {}
+
+  get #pairs(): string {
+    return `${this.t.layout.db}.author_pairs`;
+  }
+
+  /** Removes the pairs of `generalId` (its partition) on every node. */
+  async clear(generalId: string): Promise<void> {
+    const { layout } = this.t;
+    await layout.everyNode(
+      `ALTER TABLE ${layout.db}.${ident(layout.localName('author_pairs'))}${layout.onCluster} DROP PARTITION ${stringLiteral(generalId)}`,
+    );
+  }
+
+  /**
+   * Writes one sheet's AUTHOR rows: each pair of the sheet joined with its GENERAL row, whose
+   * columns are copied except the author cells, which the pair's replace; the ragged-row marker
+   * is not carried over.
+   */
+  async derive(copy: AuthorSheetCopy): Promise<void> {
+    const byColumn = new Map(copy.replaced.filter((r) => r.column).map((r) => [r.column, `p.${r.value}`]));
+    const physical = [
+      ...new Set([...Object.values(copy.columns), ...copy.replaced.map((r) => r.column)].filter(Boolean)),
+    ];
+    const values = physical.map((c) => byColumn.get(c) ?? `g.${ident(c)}`);
+    const params: Record<string, unknown> = {
+      authorId: copy.authorId,
+      generalId: copy.generalId,
+      sheet: copy.sheet,
+      marker: RAGGED_MARKER,
+    };
+    let extra = `mapFilter((k, v) -> k != {marker:String}, g.extra)`;
+    const inExtra = copy.replaced.filter((r) => !r.column);
+    if (inExtra.length) {
+      inExtra.forEach((r, i) => (params[`h${i}`] = r.header));
+      extra = `mapUpdate(${extra}, map(${inExtra.map((r, i) => `{h${i}:String}, p.${r.value}`).join(', ')}))`;
+    }
+    params.pairsPath = copy.pairsPath;
+    params.structure = AUTHOR_PAIR_STRUCTURE;
+    let pairs = `file({pairsPath:String}, 'CSV', {structure:String})`;
+    if (!this.t.embedded) {
+      const sent = await this.t.client.exec({
+        query: `INSERT INTO ${this.#pairs} (file_id, sheet, source_row, row_number, author, full_name, email, email_match)
+                SELECT {generalId:String}, {sheet:String}, * FROM input({structure:String}) FORMAT CSV`,
+        query_params: params,
+        clickhouse_settings: PAIRS_CSV_SETTINGS,
+        values: createReadStream(copy.pairsPath),
+      });
+      sent.stream.resume();
+      await finished(sent.stream);
+      pairs = `${this.#pairs} WHERE file_id = {generalId:String} AND sheet = {sheet:String}`;
+    }
+    await this.t.client.command({
+      query: `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${[...physical.map(ident), 'extra'].join(', ')})
+              SELECT {authorId:String}, g.sheet, p.row_number, ${[...values, extra].join(', ')}
+              FROM ${this.t.table} AS g
+              INNER JOIN (SELECT source_row, row_number, author, full_name, email, email_match FROM ${pairs}) AS p
+                ON g.row_number = p.source_row
+              WHERE g.file_id = {generalId:String} AND g.sheet = {sheet:String}`,
+      query_params: params,
+      clickhouse_settings: {
+        ...PAIRS_CSV_SETTINGS,
+        ...(this.t.layout.cluster ? { distributed_product_mode: 'local' as const } : {}),
+      },
+    });
+  }
+}
