@@ -20,8 +20,9 @@ import {
  * Ingests one uploaded file: validate → parse (streaming) → load (batched inserts) → derive the
  * AUTHOR file (the engine writes its rows: author-derivation.ts) → finalize. Idempotent: rows of an
  * earlier attempt are removed first. The file record is PROCESSED with its counts as soon as its
- * rows are loaded (searchable while the AUTHOR file is derived), the AUTHOR record when it is done; a file the user must fix throws InvalidFileError (the
- * caller marks it FAILED), anything else is thrown for a retry. Returns the records written.
+ * rows are loaded (searchable while the AUTHOR file is derived), the AUTHOR record when it is done.
+ * A file the user must fix throws InvalidFileError (the caller marks it FAILED), anything else is
+ * thrown for a retry. Returns the records written.
  * When `signal` aborts (the process is stopping) the ingest stops at its next progress report with
  * the signal's reason, its inserts settled, so another worker can start the file again.
  */
