@@ -185,35 +185,23 @@ export class Snapshots {
    * Dumps every table with the embedded engine into the snapshot (in place on local disk, else
    * through scratch into the bucket); returns the tables dumped.
    */
-  async #dumpTables(prefix: string): Promise<TableDump[]> {
+  #dumpTables(prefix: string): Promise<TableDump[]> {
     const { storage, objects } = this.deps;
-    const inPlace = objects.localPath(`${prefix}tables/x`);
-    const dir = inPlace
-      ? path.dirname(inPlace)
-      : path.join(this.deps.scratchDir, `snapshot-${randomBytes(6).toString('hex')}`);
-    await mkdir(dir, { recursive: true });
-    try {
+    return this.#withTablesDir(prefix, async (dir, inPlace) => {
       const tables = await dumpDatabase(storage.client, storage.database, dir);
       if (!inPlace) {
         for (const file of dumpFiles(tables))
           await objects.putFile(`${prefix}tables/${file}`, path.join(dir, file));
       }
       return tables;
-    } finally {
-      if (!inPlace) await rm(dir, { recursive: true, force: true });
-    }
+    });
   }
 
   /** Loads the snapshot's table dumps with the embedded engine (fetched to scratch from a bucket). */
-  async #loadTables(prefix: string, tables: TableDump[]): Promise<void> {
+  #loadTables(prefix: string, tables: TableDump[]): Promise<void> {
     const { storage, objects } = this.deps;
-    const inPlace = objects.localPath(`${prefix}tables/x`);
-    const dir = inPlace
-      ? path.dirname(inPlace)
-      : path.join(this.deps.scratchDir, `restore-${randomBytes(6).toString('hex')}`);
-    try {
+    return this.#withTablesDir(prefix, async (dir, inPlace) => {
       if (!inPlace) {
-        await mkdir(dir, { recursive: true });
         for (const file of dumpFiles(tables)) {
           const body = await objects.read(`${prefix}tables/${file}`);
           if (!body) throw new Error(`The snapshot lacks its table file ${file}.`);
@@ -221,6 +209,21 @@ export class Snapshots {
         }
       }
       await loadDatabase(storage.client, storage.database, dir, tables, KEEP);
+    });
+  }
+
+  /**
+   * Runs `work` with the directory of the snapshot's table dumps: the snapshot's own `tables/` on
+   * local disk (`inPlace`), else a scratch directory, removed afterwards whatever happens.
+   */
+  async #withTablesDir<T>(prefix: string, work: (dir: string, inPlace: boolean) => Promise<T>): Promise<T> {
+    const inPlace = this.deps.objects.localPath(`${prefix}tables/x`);
+    const dir = inPlace
+      ? path.dirname(inPlace)
+      : path.join(this.deps.scratchDir, `snapshot-${randomBytes(6).toString('hex')}`);
+    await mkdir(dir, { recursive: true });
+    try {
+      return await work(dir, inPlace !== null);
     } finally {
       if (!inPlace) await rm(dir, { recursive: true, force: true });
     }

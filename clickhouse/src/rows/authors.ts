@@ -53,7 +53,7 @@ export class RowAuthors {
   }
 
   /** Removes the pairs of `generalId` (its partition) on every node. */
-  async clear(generalId: string): Promise<void> {
+  async #clear(generalId: string): Promise<void> {
     const { layout } = this.t;
     await layout.everyNode(
       `ALTER TABLE ${layout.db}.${ident(layout.localName('author_pairs'))}${layout.onCluster} DROP PARTITION ${stringLiteral(generalId)}`,
@@ -85,8 +85,28 @@ export class RowAuthors {
     }
     params.pairsPath = copy.pairsPath;
     params.structure = AUTHOR_PAIR_STRUCTURE;
-    let pairs = `file({pairsPath:String}, 'CSV', {structure:String})`;
-    if (!this.t.embedded) {
+    const join = (pairs: string) =>
+      this.t.client.command({
+        query: `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${[...physical.map(ident), 'extra'].join(', ')})
+                SELECT {authorId:String}, g.sheet, p.row_number, ${[...values, extra].join(', ')}
+                FROM ${this.t.table} AS g
+                INNER JOIN (SELECT source_row, row_number, author, full_name, email, email_match FROM ${pairs}) AS p
+                  ON g.row_number = p.source_row
+                WHERE g.file_id = {generalId:String} AND g.sheet = {sheet:String}`,
+        query_params: params,
+        clickhouse_settings: {
+          ...PAIRS_CSV_SETTINGS,
+          ...(this.t.layout.cluster ? { distributed_product_mode: 'local' as const } : {}),
+        },
+      });
+    if (this.t.embedded) {
+      await join(`file({pairsPath:String}, 'CSV', {structure:String})`);
+      return;
+    }
+    // A server: the pairs go into author_pairs (what a crashed attempt left there removed first),
+    // and are removed again once joined.
+    await this.#clear(copy.generalId);
+    try {
       const sent = await this.t.client.exec({
         query: `INSERT INTO ${this.#pairs} (file_id, sheet, source_row, row_number, author, full_name, email, email_match)
                 SELECT {generalId:String}, {sheet:String}, * FROM input({structure:String}) FORMAT CSV`,
@@ -96,20 +116,9 @@ export class RowAuthors {
       });
       sent.stream.resume();
       await finished(sent.stream);
-      pairs = `${this.#pairs} WHERE file_id = {generalId:String} AND sheet = {sheet:String}`;
+      await join(`${this.#pairs} WHERE file_id = {generalId:String} AND sheet = {sheet:String}`);
+    } finally {
+      await this.#clear(copy.generalId);
     }
-    await this.t.client.command({
-      query: `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${[...physical.map(ident), 'extra'].join(', ')})
-              SELECT {authorId:String}, g.sheet, p.row_number, ${[...values, extra].join(', ')}
-              FROM ${this.t.table} AS g
-              INNER JOIN (SELECT source_row, row_number, author, full_name, email, email_match FROM ${pairs}) AS p
-                ON g.row_number = p.source_row
-              WHERE g.file_id = {generalId:String} AND g.sheet = {sheet:String}`,
-      query_params: params,
-      clickhouse_settings: {
-        ...PAIRS_CSV_SETTINGS,
-        ...(this.t.layout.cluster ? { distributed_product_mode: 'local' as const } : {}),
-      },
-    });
   }
 }

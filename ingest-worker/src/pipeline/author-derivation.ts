@@ -35,8 +35,8 @@ export interface DerivedAuthorFile {
  * pass through JavaScript: each GENERAL row's `Authors`, `Author Full Names` and `Email Addresses`
  * are read back and paired (authorEntries) into a scratch CSV file a sheet, numbered in source
  * order across the file; then the engine writes each sheet's AUTHOR rows by joining the pairs with
- * the GENERAL rows and copying every other column itself (RowAuthors.derive). The pairs are removed
- * afterwards, whatever happens.
+ * the GENERAL rows and copying every other column itself (RowAuthors.derive). The pairs file is
+ * removed afterwards, whatever happens.
  * Rejects with the engine's error, or with what `progress` throws.
  */
 export async function deriveAuthorFile(
@@ -60,7 +60,6 @@ export async function deriveAuthorFile(
   const pairsPath = path.join(d.tmpDir, `author-pairs-${general.id}.csv`);
   const stopOnError: (() => void)[] = [];
   await mkdir(d.tmpDir, { recursive: true });
-  await storage.rows.authors.clear(general.id);
   try {
     let next = 1;
     let read = 0;
@@ -131,7 +130,6 @@ export async function deriveAuthorFile(
     throw e;
   } finally {
     await rm(pairsPath, { force: true });
-    await storage.rows.authors.clear(general.id);
   }
   shape.totalRows = await storage.rows.countFile(d.authorId);
   await d.progress(100);
