@@ -21,10 +21,12 @@ import { filesRoutes } from './files/files.routes.ts';
 import { trackingRoutes } from './files/tracking.routes.ts';
 import { uploadsRoutes } from './files/uploads.routes.ts';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
+import type { RecordVersions } from '@sift/shared/redis';
 import { ExportHistory } from './search/export-history.ts';
 import { ExportService } from './search/export.service.ts';
 import { SavedQueries } from './search/saved-queries.ts';
 import { SearchService } from './search/search.service.ts';
+import { RecordCache } from './accounts/record-cache.ts';
 import { columnsRoutes } from './search/columns.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 
@@ -48,6 +50,8 @@ export interface AppDeps {
    * the same client together; unset → this process's memory.
    */
   rateLimitStore?: Store | undefined;
+  /** Versions of account and file records in Redis; unset → every request reads them afresh. */
+  recordVersions?: RecordVersions | undefined;
 }
 
 /** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
@@ -64,7 +68,9 @@ export function createApp(deps: AppDeps): Express {
     audience: config.oidcAudience,
     permissionsClaim: config.permissionsClaim,
   });
-  const accounts = new AccountsService(storage, (t) => verifier.userinfo(t));
+  // Off on a cluster: a replica behind the one written may answer the reload after a version bump.
+  const records = new RecordCache(storage, config.clickhouseCluster ? undefined : deps.recordVersions);
+  const accounts = new AccountsService(storage, (t) => verifier.userinfo(t), records);
   const files = new FilesService(
     storage,
     incomingDir,
@@ -73,7 +79,7 @@ export function createApp(deps: AppDeps): Express {
     deps.tracker,
     config.accountQuotaBytes,
   );
-  const search = new SearchService(storage, deps.log);
+  const search = new SearchService(storage, deps.log, records);
   const exports = new ExportHistory(
     storage,
     new ExportService(storage, search, scratchDir),

@@ -8,7 +8,7 @@ import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
 import type { ErrorBody } from '@sift/shared/contracts';
 import { INGEST_JOB_OPTIONS, INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
-import { checkRedis } from '@sift/shared/redis';
+import { checkRedis, RecordVersions } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { createApp } from './app.ts';
@@ -104,6 +104,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     log,
     tracker,
     rateLimitStore,
+    recordVersions: new RecordVersions(producer, config.queuePrefix),
     queueCounts: async () => {
       const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
       return {

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { RecordsChanged } from './files.repository.ts';
 import { ident } from './sql.ts';
 import { nextVersion } from './replacing-version.ts';
 
@@ -31,10 +32,13 @@ const COLUMNS =
 export class AccountsRepository {
   readonly #client: ClickHouseClient;
   readonly #table: string;
+  readonly #changed: RecordsChanged;
 
-  constructor(client: ClickHouseClient, database: string) {
+  /** `changed`: called after every write with the account's id (its owner id). */
+  constructor(client: ClickHouseClient, database: string, changed: RecordsChanged = async () => {}) {
     this.#client = client;
     this.#table = `${ident(database)}.accounts`;
+    this.#changed = changed;
   }
 
   /** The account with this id, or null when there is none (or it was deleted). */
@@ -101,6 +105,7 @@ export class AccountsRepository {
         },
       ],
     });
+    await this.#changed([account.id]);
   }
 }
 

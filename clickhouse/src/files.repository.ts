@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { uploadBoundMs } from '@sift/shared/contracts';
 import { ident } from './sql.ts';
 import { nextVersion } from './replacing-version.ts';
 
@@ -69,6 +70,24 @@ export interface FileFilter {
   uploadedTo?: string;
 }
 
+/**
+ * The filter of {@link FilesRepository.list} as a predicate on records already read (the owner, the
+ * type, the status, the id lists and the upload-date bounds; deleted records are never read).
+ */
+export function fileFilterPredicate(filter: FileFilter): (file: FileRow) => boolean {
+  const ids = filter.ids && new Set(filter.ids);
+  const excluded = new Set(filter.excludedIds ?? []);
+  const from = filter.uploadedFrom ? uploadBoundMs(filter.uploadedFrom) : -Infinity;
+  const to = filter.uploadedTo ? uploadBoundMs(filter.uploadedTo) : Infinity;
+  return (f) => {
+    if (f.ownerId !== filter.ownerId || excluded.has(f.id) || (ids && !ids.has(f.id))) return false;
+    if ((filter.fileType && f.fileType !== filter.fileType) || (filter.status && f.status !== filter.status))
+      return false;
+    const at = Date.parse(f.uploadDate);
+    return at >= from && at <= to;
+  };
+}
+
 interface RawFile {
   id: string;
   owner_id: string;
@@ -90,14 +109,23 @@ interface RawFile {
 const COLUMNS = `id, owner_id, original_filename, filename, file_type, status, error_message, total_rows, total_columns,
   column_names, sheet_names, column_map, size_bytes, source_file_id, toUnixTimestamp64Milli(upload_date) AS upload_ms`;
 
+/**
+ * Told, after records were written, which owners' records changed (caches elsewhere compare
+ * versions; see RecordVersions in @sift/shared/redis). Never rejects: a failure is its own to report.
+ */
+export type RecordsChanged = (owners: readonly string[] | 'all') => Promise<void>;
+
 /** File records in `{database}.files` (ReplacingMergeTree, read with FINAL). */
 export class FilesRepository {
   readonly #client: ClickHouseClient;
   readonly #table: string;
+  readonly #changed: RecordsChanged;
 
-  constructor(client: ClickHouseClient, database: string) {
+  /** `changed`: called after every write with the owners of the records written. */
+  constructor(client: ClickHouseClient, database: string, changed: RecordsChanged = async () => {}) {
     this.#client = client;
     this.#table = `${ident(database)}.files`;
+    this.#changed = changed;
   }
 
   /** Writes whole records (insert or update). */
@@ -209,6 +237,7 @@ export class FilesRepository {
         is_deleted: isDeleted,
       })),
     });
+    await this.#changed(files.map((f) => f.ownerId));
   }
 }
 

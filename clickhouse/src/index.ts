@@ -12,7 +12,7 @@ import {
   type ExportDocument,
   type SavedQueryDocument,
 } from './json-documents.repository.ts';
-import { FilesRepository, type FileRow } from './files.repository.ts';
+import { FilesRepository, type FileRow, type RecordsChanged } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
 import { ENGINE_RELEASE_IDLE_MS, engineCodeReleaser } from './engine-pages.ts';
 import { migrate } from './migrations.ts';
@@ -70,6 +70,11 @@ export interface Storage {
    * among them; GENERAL records stay (their status says what happened). Unknown ids are skipped.
    */
   removeFileData(fileIds: string[]): Promise<void>;
+  /**
+   * Says that records changed without a repository write: `'all'` after a restore replaced the
+   * tables. Repositories' own writes say it themselves. Never rejects.
+   */
+  recordsChanged: RecordsChanged;
   /** Answers true when ClickHouse answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -87,7 +92,14 @@ export type MigrationLock = <T>(work: () => Promise<T>) => Promise<T>;
  * each takes the lock in turn and finds what the first applied.
  */
 export async function openStorage(
-  options: ClickHouseOptions & { migrationLock?: MigrationLock | undefined },
+  options: ClickHouseOptions & {
+    migrationLock?: MigrationLock | undefined;
+    /**
+     * Told after account and file records were written, with their owners (e.g. to bump their
+     * versions in Redis). A rejection is logged, never passed to the writer: the write has happened.
+     */
+    onRecordsChanged?: ((owners: readonly string[] | 'all') => Promise<void>) | undefined;
+  },
 ): Promise<Storage> {
   if (options.cluster && !options.url) {
     throw new Error('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL: embedded chDB is one node.');
@@ -117,14 +129,25 @@ export async function openStorage(
       { afterMs: ENGINE_RELEASE_IDLE_MS, run: releaseCode },
     );
   }
-  const files = new FilesRepository(client, options.database);
+  const announce = options.onRecordsChanged;
+  const recordsChanged: RecordsChanged = async (owners) => {
+    try {
+      await announce?.(owners);
+    } catch (e) {
+      console.error(
+        '[sift] Could not announce changed records; caches may serve the old ones until they expire',
+        e,
+      );
+    }
+  };
+  const files = new FilesRepository(client, options.database, recordsChanged);
   const rows = new RowsRepository(client, layout, !options.url);
   return {
     client,
     database: options.database,
     embedded: !options.url,
     layout,
-    accounts: new AccountsRepository(client, options.database),
+    accounts: new AccountsRepository(client, options.database, recordsChanged),
     files,
     rows,
     exports: new JsonDocumentsRepository<ExportDocument>(client, options.database, 'export'),
@@ -136,6 +159,7 @@ export async function openStorage(
       const records = await Promise.all(fileIds.map((id) => files.get(id)));
       await files.remove(records.filter((f): f is FileRow => f !== null && f.fileType === 'AUTHOR'));
     },
+    recordsChanged,
     async ping() {
       try {
         const r = await client.ping();

@@ -8,7 +8,8 @@ import type { Worker } from 'bullmq';
 import { openStorage, type Storage } from '@sift/clickhouse';
 import { openObjectStore } from '@sift/object-store';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
-import { checkRedis, withRedisLock } from '@sift/shared/redis';
+import { Redis } from 'ioredis';
+import { checkRedis, RecordVersions, withRedisLock } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
@@ -38,18 +39,39 @@ export interface IngestRuntimeOptions {
  * Opens the ClickHouse `config` names (embedded chDB under `dataDir` when no URL is set), migrated.
  * A server is shared by many processes, so its migrations run under a Redis lock (one process
  * applies them, the others wait and find them applied); embedded chDB belongs to one process.
+ * Every write of account and file records bumps their owners' versions in Redis (RecordVersions),
+ * so record caches in every process see it; closing the storage closes that connection.
  */
-export function openConfiguredStorage(config: WorkerConfig): Promise<Storage> {
+export async function openConfiguredStorage(config: WorkerConfig): Promise<Storage> {
   const lockKey = `${config.queuePrefix}:lock:migrations:${config.clickhouseDatabase}`;
-  return openStorage({
-    url: config.clickhouseUrl,
-    user: config.clickhouseUser,
-    password: config.clickhousePassword,
-    database: config.clickhouseDatabase,
-    cluster: config.clickhouseCluster,
-    dataDir: config.dataDir,
-    migrationLock: config.clickhouseUrl ? (work) => withRedisLock(config.redisUrl, lockKey, work) : undefined,
-  });
+  // Queues commands while it connects (the first write may come before that), fails within seconds.
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2000 });
+  redis.on('error', () => undefined);
+  const versions = new RecordVersions(redis, config.queuePrefix);
+  try {
+    const storage = await openStorage({
+      url: config.clickhouseUrl,
+      user: config.clickhouseUser,
+      password: config.clickhousePassword,
+      database: config.clickhouseDatabase,
+      cluster: config.clickhouseCluster,
+      dataDir: config.dataDir,
+      migrationLock: config.clickhouseUrl
+        ? (work) => withRedisLock(config.redisUrl, lockKey, work)
+        : undefined,
+      onRecordsChanged: (owners) => versions.bump(owners),
+    });
+    return {
+      ...storage,
+      async close() {
+        await storage.close();
+        redis.disconnect();
+      },
+    };
+  } catch (e) {
+    redis.disconnect();
+    throw e;
+  }
 }
 
 /**

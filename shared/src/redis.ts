@@ -92,3 +92,44 @@ export async function withRedisLock<T>(
     redis.disconnect();
   }
 }
+
+/**
+ * Versions of the account and file records, kept in Redis so every process sharing it sees a
+ * change made by any other (an API process, an ingest worker). Whoever writes records calls
+ * {@link bump} after the write: for the owners written, or `'all'` after a restore replaced every
+ * table. Caches of records read {@link read} before they reuse what they hold, and reuse it only
+ * when the version is the one they read before loading it.
+ */
+export class RecordVersions {
+  readonly #redis: Redis;
+  readonly #all: string;
+  readonly #prefix: string;
+
+  /** `redis`: a connection the caller owns; `prefix`: the key prefix (the queue prefix). */
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#all = `${prefix}:records:version`;
+    this.#prefix = `${prefix}:records:version:`;
+  }
+
+  /** Marks the records of these owners (account ids) changed, or every owner's with `'all'`. */
+  async bump(owners: readonly string[] | 'all'): Promise<void> {
+    if (owners === 'all') {
+      await this.#redis.incr(this.#all);
+      return;
+    }
+    const unique = [...new Set(owners)];
+    if (unique.length === 1) await this.#redis.incr(this.#prefix + unique[0]);
+    else if (unique.length)
+      await unique.reduce((p, o) => p.incr(this.#prefix + o), this.#redis.pipeline()).exec();
+  }
+
+  /**
+   * The version of one owner's records: an opaque string that differs after every {@link bump}
+   * covering the owner. Rejects when Redis does not answer (the caller then reads the records).
+   */
+  async read(owner: string): Promise<string> {
+    const [all, own] = await this.#redis.mget(this.#all, this.#prefix + owner);
+    return `${all ?? 0}.${own ?? 0}`;
+  }
+}

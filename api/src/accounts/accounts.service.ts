@@ -1,6 +1,7 @@
 import type { AccountRow, Storage } from '@sift/clickhouse';
 import type { Account } from '@sift/shared/contracts';
 import type { VerifiedToken } from '../auth/token-verifier.ts';
+import type { RecordCache } from './record-cache.ts';
 
 export const ADMIN_PERMISSION = 'admin:view';
 
@@ -9,6 +10,7 @@ export class AccountsService {
   constructor(
     private readonly storage: Storage,
     private readonly userinfo: (token: string) => Promise<Record<string, unknown>>,
+    private readonly records: RecordCache,
   ) {}
 
   /**
@@ -17,7 +19,7 @@ export class AccountsService {
    * other new account is inactive until an administrator activates it.
    */
   async resolve(token: VerifiedToken): Promise<AccountRow> {
-    const existing = await this.storage.accounts.get(token.sub);
+    const existing = await this.records.account(token.sub);
     if (existing) return existing;
     let claims: Record<string, unknown> = token.claims;
     if (typeof claims.email !== 'string') claims = { ...(await this.userinfo(token.token)), ...claims };

@@ -130,20 +130,12 @@ export class Snapshots {
       const started = Date.now();
       const { storage, objects } = this.deps;
       const prefix = prefixOf(id);
-      if (manifest.backup) {
-        this.#backupDisk();
-        await restoreDatabase(storage.client, storage.layout, manifest.backup, KEEP);
-      } else {
-        if (!storage.embedded) {
-          throw new ConflictError(
-            'This snapshot was taken by the embedded engine; restore it into an embedded installation.',
-            'SNAPSHOTS_UNAVAILABLE',
-          );
-        }
-        await this.#loadTables(prefix, manifest.tables ?? []);
+      // Whatever happens below, record caches must read the tables again.
+      try {
+        await this.#restoreTables(prefix, manifest);
+      } finally {
+        await storage.recordsChanged('all');
       }
-      // A snapshot taken before a schema change comes back with the schema it had.
-      await migrate(storage.client, storage.layout);
       let originals = 0;
       for (const kind of OBJECT_PREFIXES) {
         const wanted = new Set((await objects.list(prefix + kind)).map((key) => key.slice(prefix.length)));
@@ -163,6 +155,25 @@ export class Snapshots {
         timestamp: new Date().toISOString(),
       };
     });
+  }
+
+  /** The tables of snapshot `prefix` swapped in (a server's BACKUP, or the embedded engine's dump), migrated. */
+  async #restoreTables(prefix: string, manifest: Manifest): Promise<void> {
+    const { storage } = this.deps;
+    if (manifest.backup) {
+      this.#backupDisk();
+      await restoreDatabase(storage.client, storage.layout, manifest.backup, KEEP);
+    } else {
+      if (!storage.embedded) {
+        throw new ConflictError(
+          'This snapshot was taken by the embedded engine; restore it into an embedded installation.',
+          'SNAPSHOTS_UNAVAILABLE',
+        );
+      }
+      await this.#loadTables(prefix, manifest.tables ?? []);
+    }
+    // A snapshot taken before a schema change comes back with the schema it had.
+    await migrate(storage.client, storage.layout);
   }
 
   /**

@@ -1,4 +1,12 @@
-import type { FileRow, RowHit, RowQuery, Storage, StoredFileType } from '@sift/clickhouse';
+import {
+  fileFilterPredicate,
+  type FileRow,
+  type RowHit,
+  type RowQuery,
+  type Storage,
+  type StoredFileType,
+} from '@sift/clickhouse';
+import type { RecordCache } from '../accounts/record-cache.ts';
 import {
   ROW_META,
   unionColumns,
@@ -25,11 +33,15 @@ export class SearchService {
   constructor(
     private readonly storage: Storage,
     private readonly log: (message: string, detail?: unknown) => void,
+    private readonly records: RecordCache,
   ) {}
 
-  /** The owner's searchable files after the include/exclude and upload-date filters. */
+  /**
+   * The owner's searchable files after the include/exclude and upload-date filters, newest upload
+   * first (from the record cache: no query while the owner's records are unchanged).
+   */
   async files(ownerId: string, fileType: StoredFileType, filters: FileFilters): Promise<FileRow[]> {
-    return this.storage.files.list({
+    const wanted = fileFilterPredicate({
       ownerId,
       fileType,
       status: 'PROCESSED',
@@ -38,11 +50,12 @@ export class SearchService {
       ...(filters.startDate ? { uploadedFrom: filters.startDate } : {}),
       ...(filters.endDate ? { uploadedTo: filters.endDate } : {}),
     });
+    return (await this.records.files(ownerId)).filter(wanted);
   }
 
   /** Every file record of the owner (any type and status), newest first. */
   async allFiles(ownerId: string): Promise<FileRow[]> {
-    return this.storage.files.list({ ownerId });
+    return [...(await this.records.files(ownerId))];
   }
 
   /**

@@ -33,6 +33,20 @@ export const MAX_PAGE_SIZE = 1000;
 /** Maximum file ids in fileIds or excludedFileIds (spec section 5). */
 export const MAX_FILE_FILTER = 25;
 
+/**
+ * A point in time given as an upload-date bound (ISO 8601 or `YYYY-MM-DD[ HH:MM[:SS]]`, read as UTC
+ * when it names no zone), in ms since the epoch; NaN when it is not a date.
+ */
+export function uploadBoundMs(text: string): number {
+  const t = text.trim().replace(' ', 'T');
+  const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(t) || !t.includes('T');
+  return Date.parse(zoned ? t : `${t}Z`);
+}
+
+const uploadBound = z
+  .string()
+  .refine((s) => !Number.isNaN(uploadBoundMs(s)), 'Dates must be written as YYYY-MM-DD or in ISO 8601.');
+
 /** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
 export const searchRequestSchema = z.object({
   fileIds: z
@@ -50,8 +64,8 @@ export const searchRequestSchema = z.object({
   searchCriteria: criteriaSchema,
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
-  startDate: z.string().optional(),
-  endDate: z.string().optional(),
+  startDate: uploadBound.optional(),
+  endDate: uploadBound.optional(),
 });
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 export type ParsedSearchRequest = z.output<typeof searchRequestSchema>;
