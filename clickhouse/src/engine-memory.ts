@@ -31,9 +31,6 @@ export const ENGINE_PURGE_INTERVAL_MS = 100;
  * The first purge runs when the first piece of work starts; purges never overlap (a tick is
  * skipped while one runs). If the engine refuses a purge, purging stops for the process and
  * `onError` hears why once; the work itself is never failed by it.
- *
- * `idle`, when given, runs once the work has ended and no other has started for `afterMs` (the
- * engine's code pages are given back then, see engine-pages.ts); what it throws goes to `onError`.
  */
 export class MemoryPurger {
   #active = 0;
@@ -41,18 +38,15 @@ export class MemoryPurger {
   #purging = false;
   #failed = false;
   #purges = 0;
-  #idleTimer: NodeJS.Timeout | undefined;
 
   /**
    * `purge`: one purge of the engine's allocator (rejects if the engine refuses it); `onError`:
-   * told once when a purge fails, and of anything `idle.run` throws; `intervalMs`: between purges;
-   * `idle`: run `afterMs` after the last work ends.
+   * told once when a purge fails; `intervalMs`: between purges.
    */
   constructor(
     private readonly purge: () => Promise<unknown>,
     private readonly onError: (error: unknown) => void = () => {},
     private readonly intervalMs = ENGINE_PURGE_INTERVAL_MS,
-    private readonly idle?: { afterMs: number; run: () => void },
   ) {}
 
   /** Purges that have completed since the purger was made (for tests and diagnostics). */
@@ -62,7 +56,6 @@ export class MemoryPurger {
 
   /** Runs `work`, purging while it (or any other work run through this purger) is under way. */
   async during<T>(work: () => Promise<T>): Promise<T> {
-    clearTimeout(this.#idleTimer);
     if (this.#active++ === 0 && !this.#failed) {
       this.#tick();
       this.#timer = setInterval(() => this.#tick(), this.intervalMs);
@@ -71,24 +64,8 @@ export class MemoryPurger {
     try {
       return await work();
     } finally {
-      if (--this.#active === 0) {
-        this.#stop();
-        this.#scheduleIdle();
-      }
+      if (--this.#active === 0) this.#stop();
     }
-  }
-
-  #scheduleIdle(): void {
-    const idle = this.idle;
-    if (!idle) return;
-    this.#idleTimer = setTimeout(() => {
-      try {
-        idle.run();
-      } catch (error) {
-        this.onError(error);
-      }
-    }, idle.afterMs);
-    this.#idleTimer.unref();
   }
 
   #stop(): void {

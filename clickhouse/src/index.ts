@@ -14,7 +14,6 @@ import {
 } from './json-documents.repository.ts';
 import { FilesRepository, type FileRow, type RecordsChanged } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
-import { ENGINE_RELEASE_IDLE_MS, engineCodeReleaser } from './engine-pages.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows/index.ts';
 
@@ -32,13 +31,6 @@ export { ident, likeContains } from './sql.ts';
 export { inlineQueryParams } from './inline-params.ts';
 export { PooledConnection } from './pool.ts';
 export { ENGINE_PURGE_INTERVAL_MS, MemoryPurger } from './engine-memory.ts';
-export {
-  ENGINE_RELEASE_IDLE_MS,
-  engineCodeReleaser,
-  releaseEngineCode,
-  residentFileBytes,
-  type EngineCodeRelease,
-} from './engine-pages.ts';
 
 /** Everything that talks to ClickHouse, opened once per process. */
 export interface Storage {
@@ -60,9 +52,8 @@ export interface Storage {
   /**
    * Runs `work` (an ingest's load, an export: work that has the engine write and free large
    * buffers) while the embedded engine's freed memory is returned to the kernel every 100 ms
-   * (MemoryPurger in engine-memory.ts), and a second after the last such work the engine's code
-   * pages are given back (releaseEngineCode in engine-pages.ts, also done once when the storage
-   * opens); against a ClickHouse server it only runs `work`. Resolves or rejects as `work` does.
+   * (MemoryPurger in engine-memory.ts); against a ClickHouse server it only runs `work`. Resolves
+   * or rejects as `work` does.
    */
   purgingMemory<T>(work: () => Promise<T>): Promise<T>;
   /**
@@ -115,20 +106,13 @@ export async function openStorage(
     await Promise.all([client, ...nodes].map((c) => c.close()));
     throw e;
   }
-  let purger: MemoryPurger | null = null;
-  if (!options.url) {
-    const releaseCode = engineCodeReleaser((error) =>
-      console.error("[sift] Could not give back the embedded engine's code pages; not trying again", error),
-    );
-    releaseCode(); // what loading the library and the migrations touched
-    purger = new MemoryPurger(
-      () => client.command({ query: 'SYSTEM JEMALLOC PURGE' }),
-      (error) =>
-        console.error('[sift] The embedded engine refused to purge its memory; not trying again', error),
-      undefined,
-      { afterMs: ENGINE_RELEASE_IDLE_MS, run: releaseCode },
-    );
-  }
+  const purger = options.url
+    ? null
+    : new MemoryPurger(
+        () => client.command({ query: 'SYSTEM JEMALLOC PURGE' }),
+        (error) =>
+          console.error('[sift] The embedded engine refused to purge its memory; not trying again', error),
+      );
   const announce = options.onRecordsChanged;
   const recordsChanged: RecordsChanged = async (owners) => {
     try {
