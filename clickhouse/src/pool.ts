@@ -47,7 +47,7 @@ export class PooledConnection implements Connection<Readable> {
       connection,
       inFlight: 0,
       turn: Promise.resolve(),
-      applied: new Set<string>(),
+      applied: new Map<string, string>(),
     }));
     this.#release = release;
   }
@@ -60,8 +60,9 @@ export class PooledConnection implements Connection<Readable> {
   /**
    * Runs `call` on the connection with the fewest calls in flight, after the calls already queued
    * there (chDB runs them one at a time anyway), with `params` carrying its settings as `SET`
-   * statements in front of the query, and resets to their defaults the settings an earlier call on
-   * that connection set and this one does not (see settingsFor).
+   * statements in front of the query (those the connection holds already at the same value left
+   * out), and resets to their defaults the settings an earlier call on that connection set and
+   * this one does not (see settingsFor).
    */
   async #run<P extends ConnBaseQueryParams, T>(
     params: P | null,
@@ -74,8 +75,9 @@ export class PooledConnection implements Connection<Readable> {
     const turn = chosen.turn.then(() => {
       if (!params) return call(chosen.connection, params as unknown as P); // a ping: no query
       const { params: sent, applied } = settingsFor(params, chosen.applied);
-      // Until the call succeeds, what it reset may still be set, and what it sets may be.
-      for (const k of applied) chosen.applied.add(k);
+      // Until the call succeeds, what it reset may still be set, and what it sets may be (at a
+      // value no later call can take for granted).
+      for (const k of applied.keys()) chosen.applied.set(k, UNKNOWN_VALUE);
       return call(chosen.connection, sent).then((result) => {
         chosen.applied = applied;
         return result;
@@ -118,13 +120,19 @@ export class PooledConnection implements Connection<Readable> {
   }
 }
 
-/** A connection of the pool: its calls in flight, the end of its queue, the settings it has SET. */
+/**
+ * A connection of the pool: its calls in flight, the end of its queue, the settings it has SET
+ * (name → the SQL literal of the value).
+ */
 interface Member {
   connection: Connection<Readable>;
   inFlight: number;
   turn: Promise<void>;
-  applied: Set<string>;
+  applied: Map<string, string>;
 }
+
+/** What `applied` holds for a setting whose value is not known: equal to no literal. */
+const UNKNOWN_VALUE = '\u0000unknown';
 
 /**
  * Settings chDB's connection does not SET on the engine: those of the HTTP layer (dropped) and
@@ -135,21 +143,23 @@ const PASSED_THROUGH =
 
 /**
  * A call's settings as `SET` statements in front of its query, preceded by `SET name = DEFAULT` for
- * each setting in `applied` (set by an earlier call on the connection) that this call does not set.
- * chDB's connection turns `clickhouse_settings` into `SET` statements too, but SET lasts for the
- * session: without the reset, the next query on that connection ran with the earlier call's
- * settings (after a suggestion query's `max_rows_to_read` with `read_overflow_mode =
- * 'break'`, a count of 1,000 rows answered 10; after an export's `max_threads`, searches took
- * twice as long). Numbers and booleans are written as they are, anything else as a string literal.
- * Returns the parameters to send and the settings the connection holds after the call.
+ * each setting in `applied` (set by an earlier call on the connection) that this call does not set;
+ * a setting the connection holds already at the same value is not sent again (the client's own
+ * settings, on every call, are SET once per connection). chDB's connection turns
+ * `clickhouse_settings` into `SET` statements too, but SET lasts for the session: without the
+ * reset, the next query on that connection ran with the earlier call's settings (after a
+ * suggestion query's `max_rows_to_read` with `read_overflow_mode = 'break'`, a count of 1,000 rows
+ * answered 10; after an export's `max_threads`, searches took twice as long). Numbers and booleans
+ * are written as they are, anything else as a string literal. Returns the parameters to send and
+ * the settings the connection holds after the call (name → literal).
  */
 export function settingsFor<P extends ConnBaseQueryParams>(
   params: P,
-  applied: ReadonlySet<string>,
-): { params: P; applied: Set<string> } {
+  applied: ReadonlyMap<string, string>,
+): { params: P; applied: Map<string, string> } {
   const passed: Record<string, unknown> = {};
   const statements: string[] = [];
-  const set = new Set<string>();
+  const set = new Map<string, string>();
   for (const [name, value] of Object.entries(params.clickhouse_settings ?? {})) {
     if (value === undefined) continue;
     if (PASSED_THROUGH.test(name)) {
@@ -164,16 +174,14 @@ export function settingsFor<P extends ConnBaseQueryParams>(
         : typeof value === 'boolean'
           ? String(Number(value))
           : stringLiteral(String(value));
-    statements.push(`SET ${name} = ${literal}`);
-    set.add(name);
+    if (applied.get(name) !== literal) statements.push(`SET ${name} = ${literal}`);
+    set.set(name, literal);
   }
-  const resets = [...applied].filter((name) => !set.has(name)).map((name) => `SET ${name} = DEFAULT`);
+  const resets = [...applied.keys()].filter((name) => !set.has(name)).map((name) => `SET ${name} = DEFAULT`);
   const prefix = [...resets, ...statements];
-  if (!prefix.length) return { params, applied: set };
-  return {
-    params: { ...params, query: `${prefix.join('; ')}; ${params.query}`, clickhouse_settings: passed },
-    applied: set,
-  };
+  const sent = { ...params, clickhouse_settings: passed };
+  if (!prefix.length) return { params: sent, applied: set };
+  return { params: { ...sent, query: `${prefix.join('; ')}; ${params.query}` }, applied: set };
 }
 
 /** The call with its query parameters written into the query, when they all can be. */
