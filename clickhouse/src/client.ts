@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ClusterOptions } from './layout.ts';
 import { EMBEDDED_CONNECTIONS, PooledConnection } from './pool.ts';
+import { INGEST_NICE } from './rows/loading.ts';
 
 /** How to reach ClickHouse. With `url` unset, chDB runs embedded with its data under `dataDir/clickhouse`. */
 export interface ClickHouseOptions {
@@ -60,7 +61,7 @@ export function openClickHouse(
   mkdirSync(dir, { recursive: true });
   // The first session of a data directory starts the engine with its server settings; the pool's
   // connections join it. It stays open until the client closes.
-  const engine = new Session(dir, { connectionArgs: ENGINE_CACHE_LIMITS });
+  const engine = new Session(dir, { connectionArgs: ENGINE_SERVER_SETTINGS });
   // The chDB connection implements @clickhouse/client-common's Connection; the client's option type
   // does not declare the `connection` escape hatch, hence the widening.
   const connectionOptions = {
@@ -74,12 +75,14 @@ export function openClickHouse(
 }
 
 /**
- * Upper bounds of the embedded engine's caches, in bytes (server settings, given when the engine
- * starts). ClickHouse sizes them for a dedicated server (mark and primary-index caches 5 GB each,
+ * The embedded engine's server settings, given when it starts: merges run at the ingest's nice
+ * value (INGEST_NICE in rows/loading.ts: a merge after an ingest yields the cores to searches), and
+ * upper bounds of its caches, in bytes. ClickHouse sizes them for a dedicated server (mark and primary-index caches 5 GB each,
  * text-index caches 4 GB together); inside Sift's process they would grow with every search
  * until they held gigabytes. These keep what a search over ten million rows uses hot.
  */
-const ENGINE_CACHE_LIMITS = Object.entries({
+const ENGINE_SERVER_SETTINGS = Object.entries({
+  os_threads_nice_value_merge_mutate: INGEST_NICE,
   mark_cache_size: 256 * 2 ** 20,
   index_mark_cache_size: 64 * 2 ** 20,
   primary_index_cache_size: 64 * 2 ** 20,
@@ -87,4 +90,4 @@ const ENGINE_CACHE_LIMITS = Object.entries({
   text_index_header_cache_size: 32 * 2 ** 20,
   text_index_postings_cache_size: 128 * 2 ** 20,
   query_condition_cache_size: 32 * 2 ** 20,
-}).map(([name, bytes]) => `--${name}=${bytes}`);
+}).map(([name, value]) => `--${name}=${value}`);

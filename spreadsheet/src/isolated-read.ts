@@ -23,7 +23,16 @@ export interface ReadJob {
   batchCells: number;
   /** Batches the reader may post before the parent asks for more. */
   batchesAhead: number;
+  /** The reading thread's Linux nice value (0: the process's own). */
+  nice: number;
 }
+
+/**
+ * The nice value of reading threads: reading a file is background work, and on a machine with
+ * few cores the API's requests (searches while an xlsx ingests) should get them first. An idle
+ * machine reads as fast at any nice value.
+ */
+export const READER_NICE = 10;
 
 /** What the reading thread posts to the parent. */
 export type FromReader =
@@ -48,7 +57,14 @@ export async function* readIsolated(
   format?: SpreadsheetFormat,
   limits: ReadIsolation = READ_ISOLATION,
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
-  const job: ReadJob = { filePath, originalName, format, batchCells: 32_768, batchesAhead: 2 };
+  const job: ReadJob = {
+    filePath,
+    originalName,
+    format,
+    batchCells: 32_768,
+    batchesAhead: 2,
+    nice: READER_NICE,
+  };
   const worker = new Worker(READER_URL, {
     workerData: job,
     resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },

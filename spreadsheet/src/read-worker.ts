@@ -3,6 +3,7 @@
  * `readSpreadsheet` and posts its rows in batches, never more than the parent has asked for, so a
  * slow consumer holds the reader back instead of letting batches pile up in memory.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { InvalidFileError } from './errors.ts';
 import { readSpreadsheet } from './read.ts';
@@ -11,6 +12,15 @@ import type { FromReader, ReadJob } from './isolated-read.ts';
 
 const port = parentPort!;
 const job = workerData as ReadJob;
+// Reading a file is background work: on Linux a thread's nice value is its own, so this lowers
+// this thread's alone, and the API's requests get the cores first (ReadJob.nice).
+if (job.nice) {
+  try {
+    setPriority(job.nice);
+  } catch {
+    // not allowed here (or not Linux): the reader runs at the process's priority
+  }
+}
 let credits = job.batchesAhead;
 let wake: (() => void) | null = null;
 port.on('message', () => {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { ident, stringLiteral } from '../sql.ts';
 import { RAGGED_MARKER, type RowsTable } from './types.ts';
+import { INGEST_PRIORITY } from './loading.ts';
 
 /**
  * The columns of a sheet's pairs file (CSV, RFC 4180, no header row), one author row a record: the
@@ -12,6 +13,7 @@ export const AUTHOR_PAIR_STRUCTURE =
 
 /** How the engine reads a pairs file: RFC 4180 quoting only, every byte of a field kept. */
 const PAIRS_CSV_SETTINGS = {
+  ...INGEST_PRIORITY,
   format_csv_allow_single_quotes: 0,
   input_format_csv_trim_whitespaces: 0,
   format_csv_null_representation: '',

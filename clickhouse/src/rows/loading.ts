@@ -7,12 +7,24 @@ import { ident, stringLiteral } from '../sql.ts';
 import { RAGGED_MARKER, type CsvFileLoad, type RowBatch, type RowsTable } from './types.ts';
 
 /**
+ * The Linux nice value of the engine threads that run an ingest's queries (loads, AUTHOR rows) and
+ * merges: searches and suggestions run at 0, so when both want the cores the user's query gets
+ * them first, and an ingest on an idle machine runs as fast as before (README, "Searching while
+ * ingesting"). The engine applies it only with CAP_SYS_NICE; without, everything runs at 0.
+ */
+export const INGEST_NICE = 10;
+
+/** The query setting that runs a query's engine threads at INGEST_NICE. */
+export const INGEST_PRIORITY = { os_threads_nice_value_query: INGEST_NICE } as const;
+
+/**
  * Engine settings that keep `INSERT … SELECT FROM file()` in bounded memory: one reading thread
  * with `pread` (the default mmap counts the whole file in the process's RSS), small parse blocks
  * and parts of at most 25k rows / 8 MB, so the text-index dictionaries built per part stay small
  * (a third of the defaults' peak memory, and no slower: README, "Measurements behind the settings").
  */
 const BOUNDED_LOAD_SETTINGS = {
+  ...INGEST_PRIORITY,
   max_threads: 1,
   max_block_size: '8192',
   input_format_parallel_parsing: 0,
@@ -56,6 +68,7 @@ export class RowLoading {
       format: 'JSONCompactEachRow',
       columns: ['file_id', 'sheet', 'row_number', ...physical, 'extra'] as [string, ...string[]],
       values,
+      clickhouse_settings: INGEST_PRIORITY,
     });
   }
 
