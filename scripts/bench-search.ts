@@ -1,18 +1,23 @@
 /**
- * `npm run bench:search`: search and export through the real API (HTTP, auth, the running Sift in
- * this process with embedded chDB), on generated rows (~10 columns, ~300 bytes a row) spread over
- * 200 files, at 1 million and then 10 million rows.
+ * `npm run bench:search`: search, suggestions and export through the real API (HTTP, auth, the
+ * running Sift in this process with embedded chDB), on generated rows (~10 columns, ~300 bytes a
+ * row) spread over 200 files, at 1, 10 and 30 million rows: the growth curve.
  *
- *   npm run bench:search                               # 1M and 10M rows
+ *   npm run bench:search                               # 1M, 10M and 30M rows
  *   BENCH_SEARCH_SIZES=200000,1000000 npm run bench:search
  *
- * Prints, per size: median end-to-end latency of `POST /api/file/search` (rare term, common term,
- * two criteria) against the same queries run directly on ClickHouse, both on data at rest (timed
- * once the engine's background merges after the insert have finished); at every size also SQLite
- * `LIKE` on the same rows (the `sqlite3` command-line shell, `apt-get install sqlite3`), CSV export
- * against the engine writing `FORMAT CSVWithNames`, XLSX export against exceljs's bare streaming
- * writer (best of two alternating runs each); at the last size the API's peak RSS during a CSV
- * export of every row, read from a Sift process of its own (scripts/bench-serve.ts) on the same data.
+ * Prints, per size, each figure beside its goal (issue 22), on data at rest (timed once the
+ * engine's background merges after the insert have finished):
+ * - `POST /api/file/search` (rare term, common term, two criteria): median of RUNS through the API
+ *   against the engine running the same SQL the same way (the count and the page side by side,
+ *   from this process), the difference (the API's fixed cost: HTTP, token, account, file list) and
+ *   the ratio; SQLite `LIKE` on the same rows (the `sqlite3` shell, `apt-get install sqlite3`).
+ * - Suggestions while typing (`GET /api/file/autocomplete/regular/{column}`): p50 and p95 over every
+ *   prefix of a rare and of common names, as typed, each prefix asked once per round.
+ * - CSV export through the API against the engine writing `FORMAT CSVWithNames` (best of two
+ *   alternating runs each); at the first size also XLSX export against exceljs's bare streaming
+ *   writer; at the last size the API's peak memory during the CSV export of every row, read from a
+ *   Sift process of its own (scripts/bench-serve.ts) on the same data.
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -28,10 +33,10 @@ import { COUNTRIES, HEADERS, RARE_EVERY, RARE_SURNAME, SURNAMES, WORDS } from '.
 import { benchSiftOptions } from './bench-options.ts';
 import { apiCaller, curlApi, serveAlone, watchMemory } from './bench-support.ts';
 
-const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '1000000,10000000,30000000').split(',').map(Number);
 const FILES = 200;
 const DATABASE = 'bench';
-const RUNS = 7;
+const RUNS = 15;
 /** A ClickHouse array literal of these (plain) strings. */
 const sqlArray = (values: string[]) => `[${values.map((v) => `'${v}'`).join(',')}]`;
 const SURNAME_ARRAY = sqlArray(SURNAMES);
@@ -56,18 +61,55 @@ const SEARCHES: [string, Record<string, string>][] = [
   ['common term', { 'Author Full Names': 'kowalski' }],
   ['two criteria', { 'Author Full Names': 'kowalski', Country: 'japan' }],
 ];
+/** Goals of issue 22, printed beside each figure. */
+const GOALS = {
+  /** The API's time over the engine's for the same SQL, ms. */
+  fixedCostMs: 5,
+  /** API time over engine time, at 1M and 10M rows. */
+  ratio: 1.3,
+  /** A rare term's median through the API at 10M rows, ms. */
+  rareP50At10M: 30,
+  /** Suggestions at 10M rows, ms. */
+  suggestP50: 50,
+  suggestP95: 150,
+};
+/** What a user types into a suggestion box: every prefix (from 2 letters) of these names. */
+const TYPED = { rare: [RARE_SURNAME], common: ['Kowalski', 'Müller', 'Tanaka'] };
+const SUGGEST_COLUMN = 'Author Full Names';
+const SUGGEST_ROUNDS = 3;
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-async function timed(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
-  await fn(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
+/** The `q` quantile (0–1) of `xs`, nearest rank. */
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]!;
+const median = (xs: number[]) => quantile(xs, 0.5);
+/** `value` against a goal of at most `goal`: "met" or "NOT met". */
+const against = (value: number, goal: number, unit = '') =>
+  `goal ≤ ${goal}${unit}: ${value <= goal ? 'met' : 'NOT met'}`;
+/**
+ * `a` and `b` timed in turn, RUNS times each after a warm-up of both, so both see the same
+ * moments of this machine (whose speed drifts within a minute): their medians, and the median of
+ * the differences `a − b` taken pair by pair.
+ */
+async function paired(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<{ a: number; b: number; difference: number }> {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ds: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let t = performance.now();
+    await a();
+    as.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    bs.push(performance.now() - t);
+    ds.push(as[i]! - bs[i]!);
   }
-  return median(times);
+  return { a: median(as), b: median(bs), difference: median(ds) };
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-search-'));
@@ -152,22 +194,30 @@ try {
 
     for (const [name, criteria] of SEARCHES) {
       const query = { files, criteria };
-      const direct = await timed(async () => {
-        await storage.rows.count(query);
-        await storage.rows.page(query, 0, 20);
-      });
+      // The engine running what the API runs for this search: the count and the page side by side.
       let hits = 0;
-      const http = await timed(async () => {
-        const res = await api<SearchResponse>('/file/search', {
-          searchCriteria: criteria,
-          page: 0,
-          size: 20,
-        });
-        hits = res.totalRecords;
-      });
-      row[`${name}: API ms`] = http.toFixed(1);
+      const timing = await paired(
+        async () => {
+          const res = await api<SearchResponse>('/file/search', {
+            searchCriteria: criteria,
+            page: 0,
+            size: 20,
+          });
+          hits = res.totalRecords;
+        },
+        () => Promise.all([storage.rows.count(query), storage.rows.page(query, 0, 20)]),
+      );
+      const [http, direct, fixed] = [timing.a, timing.b, timing.difference];
+      const ratio = http / direct;
+      row[`${name}: API ms`] =
+        name === 'rare term' && size === 10_000_000
+          ? `${http.toFixed(1)} (${against(http, GOALS.rareP50At10M, ' ms')})`
+          : http.toFixed(1);
       row[`${name}: engine ms`] = direct.toFixed(1);
-      row[`${name}: ratio`] = `${(http / direct).toFixed(2)}× (${fmt(hits)} hits)`;
+      row[`${name}: API's fixed cost`] =
+        `${fixed.toFixed(1)} ms (${against(fixed, GOALS.fixedCostMs, ' ms')})`;
+      row[`${name}: ratio`] =
+        `${ratio.toFixed(2)}× (${size <= 10_000_000 ? `${against(ratio, GOALS.ratio, '×')}, ` : ''}${fmt(hits)} hits)`;
       if (sqliteDb) {
         const sqlite = sqliteLike(sqliteDb, criteria);
         row[`${name}: SQLite LIKE ms`] =
@@ -175,8 +225,18 @@ try {
       }
     }
 
-    if (n === 0) {
-      // CSV export through the API against the engine writing the same rows itself.
+    for (const [kind, names] of Object.entries(TYPED)) {
+      const times = await typing(api, names);
+      const [p50, p95] = [median(times), quantile(times, 0.95)];
+      row[`suggestions, ${kind} prefixes`] =
+        `p50 ${p50.toFixed(0)} / p95 ${p95.toFixed(0)} ms over ${times.length}` +
+        (size === 10_000_000
+          ? ` (${against(p50, GOALS.suggestP50, ' ms')} / ${against(p95, GOALS.suggestP95, ' ms')})`
+          : '');
+    }
+
+    {
+      // CSV export through the API against the engine writing the same rows itself, at every size.
       // Best of two for each, alternating: single runs on this machine vary by ±25 %.
       const engineFile = path.join(dir, 'engine.csv');
       const engineRun = async () => {
@@ -186,18 +246,21 @@ try {
         return performance.now() - te;
       };
       const engineMs1 = await engineRun();
+      rmSync(engineFile, { force: true });
       const csv1 = await exportVia(sift.url, token, 'CSV');
       const engineMs = Math.min(engineMs1, await engineRun());
+      rmSync(engineFile, { force: true });
       const csv = { ms: Math.min(csv1.ms, (await exportVia(sift.url, token, 'CSV')).ms) };
       row['CSV export rows/s'] =
         `${fmt(size / (csv.ms / 1000))} (${(engineMs / csv.ms).toFixed(2)}× engine's ${fmt(size / (engineMs / 1000))})`;
+    }
+    if (n === 0) {
       const xlsx1 = await exportVia(sift.url, token, 'XLSX');
       const bare1 = await bareXlsx(size);
       const xlsx = { ms: Math.min(xlsx1.ms, (await exportVia(sift.url, token, 'XLSX')).ms) };
       const bare = Math.min(bare1, await bareXlsx(size));
       row['XLSX export rows/s'] =
         `${fmt(size / (xlsx.ms / 1000))} (${(bare / xlsx.ms).toFixed(2)}× bare exceljs's ${fmt(size / (bare / 1000))})`;
-      rmSync(engineFile, { force: true });
     }
     if (n === SIZES.length - 1) {
       // The API's memory during a full export, read from a Sift process of its own on the same data:
@@ -211,22 +274,28 @@ try {
         const csv = await exportVia(alone.url, aloneToken, 'CSV');
         const peak = watch.stop();
         row['full CSV export'] =
-          `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, API peak RSS ${fmt(peak.rss / 2 ** 20)} MB, private ${fmt(peak.private / 2 ** 20)} MB (${fmt(peak.before / 2 ** 20)} MB RSS before it; a Sift process of its own)`;
+          `${fmt(size / (csv.ms / 1000))} rows/s, ${fmt(csv.bytes / 2 ** 20)} MB, API peak private memory ${fmt(peak.private / 2 ** 20)} MB (RSS ${fmt(peak.rss / 2 ** 20)} MB; ${fmt(peak.before / 2 ** 20)} MB RSS before it; a Sift process of its own)`;
       } finally {
         await alone.stop();
       }
     }
     rows.push(row);
-    console.log(row);
+    console.log(row); // each size as soon as it is measured
   }
 } finally {
   await closeSift();
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(
-  `\nSift search benchmark: ${FILES} files, ${HEADERS.length} columns, sizes ${SIZES.map(fmt).join(' and ')} rows (medians of ${RUNS})`,
+  `\nSift search benchmark: ${FILES} files, ${HEADERS.length} columns, sizes ${SIZES.map(fmt).join(' and ')} rows (searches: medians of ${RUNS}, API and engine in turn)`,
 );
-console.table(rows);
+// One line a measure, one column a size: the growth curve.
+const measures = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((m) => m !== 'rows');
+console.table(
+  Object.fromEntries(
+    measures.map((m) => [m, Object.fromEntries(rows.map((r) => [String(r.rows), r[m] ?? '']))]),
+  ),
+);
 
 /**
  * Waits until the engine has no merge running on `rows` (polled each second, at most 15 minutes):
@@ -249,6 +318,29 @@ async function mergesSettled(): Promise<{ ms: number; parts: number }> {
       return { ms: performance.now() - t, parts: Number(state?.parts ?? 0) };
     await new Promise((r) => setTimeout(r, 1000));
   }
+}
+
+/**
+ * Suggestions as a user types each of `names` into the search form's box: every prefix from two
+ * letters, lower-case (`ko`, `kow`, …), one request each, SUGGEST_ROUNDS rounds. The first round
+ * meets each prefix for the first time (no cache of the engine has seen it); later rounds are
+ * the next user typing the same. Returns every request's ms.
+ */
+async function typing(api: ReturnType<typeof apiCaller>, names: string[]): Promise<number[]> {
+  const column = encodeURIComponent(SUGGEST_COLUMN);
+  const times: number[] = [];
+  for (let round = 0; round < SUGGEST_ROUNDS; round++) {
+    for (const name of names) {
+      for (let end = 2; end <= name.length; end++) {
+        const prefix = encodeURIComponent(name.slice(0, end).toLowerCase());
+        const t = performance.now();
+        const values = await api<string[]>(`/file/autocomplete/regular/${column}?query=${prefix}&limit=10`);
+        times.push(performance.now() - t);
+        if (!values.length) throw new Error(`no suggestion for ${name.slice(0, end)}`);
+      }
+    }
+  }
+  return times;
 }
 
 /** Median ms of the search's count and first page with SQLite `LIKE` on the database `db`. */

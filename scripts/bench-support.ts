@@ -135,19 +135,31 @@ export async function curlApi(dir: string, token: string, args: string[]): Promi
   }
 }
 
+/** Longest a benchmark's API call may take before it fails, ms. */
+const API_CALL_TIMEOUT_MS = 300_000;
+
 /**
  * Calls Sift's API at `url` with `token`: `api(path)` GETs, `api(path, body)` POSTs `body` as JSON;
- * resolves with the JSON answer, rejects on an HTTP error status with its text.
+ * resolves with the JSON answer, rejects on an HTTP error status with its text. A request on a
+ * kept-alive connection the server closed while the benchmark was busy elsewhere (minutes of
+ * loading) fails with ECONNRESET before it reached the server: that one is sent again, once.
  */
 export function apiCaller(url: string, token: string) {
-  return async <T>(pathname: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${url}/api${pathname}`, {
+  const send = (pathname: string, body: unknown) =>
+    fetch(`${url}/api${pathname}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: {
         authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(API_CALL_TIMEOUT_MS),
+    });
+  return async <T>(pathname: string, body?: unknown): Promise<T> => {
+    const res = await send(pathname, body).catch((e: unknown) => {
+      const reset = (e as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+      if (!reset) throw e;
+      return send(pathname, body);
     });
     if (!res.ok) throw new Error(`${pathname}: HTTP ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
