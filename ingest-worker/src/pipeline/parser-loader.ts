@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   readIsolated,
   trimRow,
@@ -11,6 +12,9 @@ import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withBatchDir } from './scratch.ts';
 import { PROGRESS_INTERVAL_MS, type AuthorSheet, type LoadContext, type LoadedFiles } from './types.ts';
+
+/** Rows handled between two turns of the event loop (a power of two). */
+const YIELD_EVERY_ROWS = 256;
 
 /**
  * Loads every sheet by parsing in JavaScript (xlsx streaming, legacy xls, or CSV when the engine
@@ -39,10 +43,15 @@ async function loadRows(
   try {
     const rows = readIsolated(ctx.filePath, ctx.originalName, read, format, ctx.readIsolation);
     for await (const row of rows) {
-      // Report by bytes read, at most every PROGRESS_INTERVAL_MS (checked every 256 rows).
-      if ((++seen & 255) === 0 && Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
-        lastReport = Date.now();
-        await ctx.progress(Math.min(99, Math.floor((read.bytesRead / size) * 100)));
+      if ((++seen & (YIELD_EVERY_ROWS - 1)) === 0) {
+        // Rows already read arrive as resolved promises, which never let the event loop run: a
+        // whole batch would be handled before a request of the API's (this is its thread) is.
+        await nextTurn();
+        // Progress by bytes read, at most every PROGRESS_INTERVAL_MS.
+        if (Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
+          lastReport = Date.now();
+          await ctx.progress(Math.min(99, Math.floor((read.bytesRead / size) * 100)));
+        }
       }
       if (row.sheet !== sheet) {
         sheet = row.sheet;
