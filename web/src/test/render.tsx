@@ -1,6 +1,6 @@
 /**
  * Component tests (vitest + Testing Library, in jsdom): `renderUi` renders inside the app's Mantine
- * theme with the toasts container, as App does. Files using it start with
+ * theme with the toasts container, as App does, in Mantine's test environment. Files using it start with
  * `// @vitest-environment jsdom`.
  */
 import type { ReactElement } from 'react';
@@ -35,7 +35,9 @@ afterEach(() => cleanup());
 
 export function renderUi(ui: ReactElement) {
   return render(
-    <MantineProvider theme={theme}>
+    // No transitions (a modal closing over a few hundred ms left its inputs in the document for an
+    // assertion made right after the click, on a busy machine) and no portals, as Mantine advises.
+    <MantineProvider theme={theme} env="test">
       <Notifications />
       {ui}
     </MantineProvider>,
