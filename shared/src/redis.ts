@@ -118,10 +118,8 @@ export class RecordVersions {
       await this.#redis.incr(this.#all);
       return;
     }
-    const unique = [...new Set(owners)];
-    if (unique.length === 1) await this.#redis.incr(this.#prefix + unique[0]);
-    else if (unique.length)
-      await unique.reduce((p, o) => p.incr(this.#prefix + o), this.#redis.pipeline()).exec();
+    // Sent together on the one connection; any failure rejects.
+    await Promise.all([...new Set(owners)].map((o) => this.#redis.incr(this.#prefix + o)));
   }
 
   /**
