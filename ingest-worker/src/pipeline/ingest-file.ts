@@ -83,11 +83,13 @@ export async function ingestFile(
   signal?.throwIfAborted();
 
   // Deleted while we worked: leave nothing behind.
-  if (!(await storage.files.get(file.id, file.ownerId))) {
+  const deletedMeanwhile = async () => {
+    if (await storage.files.get(file.id, file.ownerId)) return false;
     await storage.removeFileData([file.id, authorId]);
-    return [];
-  }
-  // The AUTHOR file's record says it is on its way before the GENERAL file is searchable.
+    return true;
+  };
+  if (await deletedMeanwhile()) return [];
+  // The AUTHOR file's record says it is on its way when the GENERAL file becomes searchable.
   const authorFile: FileRow | null = authorSheets.length
     ? {
         ...file,
@@ -105,7 +107,6 @@ export async function ingestFile(
         sizeBytes: 0,
       }
     : null;
-  if (authorFile) await storage.files.save(authorFile);
   // Searchable now: the AUTHOR file is derived after.
   const done: FileRow = {
     ...file,
@@ -117,7 +118,8 @@ export async function ingestFile(
     sheetNames: general.sheetNames,
     columnMap: general.columnMap,
   };
-  await storage.files.save(done);
+  // One write for both records: the AUTHOR record is never missing while the GENERAL one is done.
+  await storage.files.save(...(authorFile ? [authorFile, done] : [done]));
   const written: FileRow[] = [done];
 
   await progress(3, 0);
@@ -139,10 +141,7 @@ export async function ingestFile(
       ),
     );
     await progress(4, 0);
-    if (!(await storage.files.get(file.id, file.ownerId))) {
-      await storage.removeFileData([file.id, authorId]);
-      return [];
-    }
+    if (await deletedMeanwhile()) return [];
     const derived: FileRow = {
       ...authorFile,
       status: 'PROCESSED',
