@@ -39,6 +39,9 @@ const KEEP: KeptRows[] = [{ table: 'documents', where: `kind = 'audit'` }];
 
 const prefixOf = (id: string) => `snapshots/${id}/`;
 
+/** A snapshot as listed: its manifest without where its tables are. */
+const listing = ({ tables: _tables, backup: _backup, ...snapshot }: Manifest): Snapshot => snapshot;
+
 /**
  * Snapshots and restore (spec section 7, Admin: restore). A snapshot lives in the object store
  * under `snapshots/{id}/` (on local disk, `DATA_DIR/snapshots/{id}`): `manifest.json`, written
@@ -72,7 +75,7 @@ export class Snapshots {
     const manifests = await Promise.all(ids.map((id) => this.#manifest(id)));
     return manifests
       .filter((m): m is Manifest => m !== null)
-      .map(({ tables: _tables, backup: _backup, ...snapshot }) => snapshot)
+      .map(listing)
       .sort((a, b) => b.id.localeCompare(a.id));
   }
 
@@ -110,8 +113,7 @@ export class Snapshots {
           ...tables,
         };
         await objects.putBytes(`${prefix}manifest.json`, Buffer.from(JSON.stringify(manifest, null, 2)));
-        const { tables: _tables, backup: _backup, ...snapshot } = manifest;
-        return snapshot;
+        return listing(manifest);
       } catch (e) {
         await objects.remove(await objects.list(prefix));
         throw e;
