@@ -32,6 +32,14 @@ export function clusterSettings(cluster: ClusterOptions | undefined): Record<str
   return cluster ? { distributed_foreground_insert: 1 } : {};
 }
 
+/**
+ * Opens a `@clickhouse/client` client against a ClickHouse server, or against embedded chDB through
+ * `chdb/connection` so the same client API serves both, with `extraSettings` on every query beside
+ * Sift's own (and the cluster's). chDB allows one data directory per process (see
+ * docs/architecture.md): callers in one process must pass the same `dataDir`. Embedded, the client
+ * spreads its calls over several connections (PooledConnection), since one chDB connection runs
+ * one query at a time; against a server, each call is its own HTTP request already.
+ */
 export function openClickHouse(
   options: ClickHouseOptions,
   extraSettings: Record<string, unknown> = {},
@@ -77,9 +85,10 @@ export function openClickHouse(
 /**
  * The embedded engine's server settings, given when it starts: merges run at the ingest's nice
  * value (INGEST_NICE in rows/loading.ts: a merge after an ingest yields the cores to searches), and
- * upper bounds of its caches, in bytes. ClickHouse sizes them for a dedicated server (mark and primary-index caches 5 GB each,
- * text-index caches 4 GB together); inside Sift's process they would grow with every search
- * until they held gigabytes. These keep what a search over ten million rows uses hot.
+ * upper bounds of its caches, in bytes. ClickHouse sizes the caches for a dedicated server (mark
+ * and primary-index caches 5 GB each, text-index caches 4 GB together); inside Sift's process
+ * they would grow with every search until they held gigabytes. These keep what a search over ten
+ * million rows uses hot.
  */
 const ENGINE_SERVER_SETTINGS = Object.entries({
   os_threads_nice_value_merge_mutate: INGEST_NICE,

@@ -9,8 +9,8 @@ import { RAGGED_MARKER, type CsvFileLoad, type RowBatch, type RowsTable } from '
 /**
  * The Linux nice value of the engine threads that run an ingest's queries (loads, AUTHOR rows) and
  * merges: searches and suggestions run at 0, so when both want the cores the user's query gets
- * them first, and an ingest on an idle machine runs as fast as before (README, "Searching while
- * ingesting"). The engine applies it only with CAP_SYS_NICE; without, everything runs at 0.
+ * them first, and an ingest on an idle machine runs as fast as before (README, "Ingest yields to
+ * searches"). The engine applies it only with CAP_SYS_NICE; without, everything runs at 0.
  */
 export const INGEST_NICE = 10;
 
