@@ -32,18 +32,37 @@ function splitList(cell: string | undefined): string[] {
 
 /** Lower-case ASCII letters only: `Müller-Lüdenscheidt` → `mullerludenscheidt`. */
 function letters(s: string): string {
-  return s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
+  // Only text outside ASCII can carry combining marks, and most names and addresses are ASCII.
+  const ascii = NON_ASCII.test(s) ? s.normalize('NFD').replace(/\p{M}/gu, '') : s;
+  return ascii.toLowerCase().replace(/[^a-z]/g, '');
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 interface Person {
   surname: string;
   surnameParts: string[];
   givenNames: string[];
   initials: string;
+}
+
+/**
+ * People met in recent records (an author usually appears in many records of one file), keyed by
+ * their short and full name; emptied whenever it holds PEOPLE_KEPT, so it stays small.
+ */
+const people = new Map<string, Person>();
+const PEOPLE_KEPT = 10_000;
+
+/** `person` of a name pair, from `people` when it was met recently. */
+function knownPerson(short: string, full: string | undefined): Person {
+  const key = full === undefined ? short : `${short}\u0000${full}`;
+  let p = people.get(key);
+  if (!p) {
+    if (people.size >= PEOPLE_KEPT) people.clear();
+    p = person(short, full);
+    people.set(key, p);
+  }
+  return p;
 }
 
 function person(short: string, full: string | undefined): Person {
@@ -113,12 +132,13 @@ export function pairEmails(
   fullNames: string[],
   emails: string[],
 ): { byAuthor: string[]; method: EmailMatch[]; unpaired: string[] } {
+  if (!emails.length) return { byAuthor: authors.map(() => ''), method: authors.map(() => ''), unpaired: [] };
   const aligned = fullNames.length === authors.length;
-  const people = authors.map((a, i) => person(a, aligned ? fullNames[i] : undefined));
+  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
   const locals = emails.map((e) => letters(e.split('@')[0] ?? ''));
   const candidates: { e: number; a: number; s: number }[] = [];
   locals.forEach((local, e) =>
-    people.forEach((p, a) => {
+    persons.forEach((p, a) => {
       const s = score(local, p);
       if (s > 0) candidates.push({ e, a, s });
     }),
