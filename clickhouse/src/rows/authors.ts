@@ -34,6 +34,11 @@ export interface AuthorSheetCopy {
   /** The sheet's pairs: a local CSV file of AUTHOR_PAIR_STRUCTURE. */
   pairsPath: string;
   /**
+   * The GENERAL row numbers the pairs come from, first and last (inclusive), when they are a part
+   * of the sheet's: only those GENERAL rows are read for the join. Unset: the whole sheet.
+   */
+  sourceRows?: { first: number; last: number } | undefined;
+  /**
    * The cells the pair's values replace (or, for the Email Match header, add): each header, its
    * physical column ('' = kept in `extra`) and which value of the pair goes there.
    */
@@ -63,9 +68,9 @@ export class RowAuthors {
   }
 
   /**
-   * Writes one sheet's AUTHOR rows: each pair of the sheet joined with its GENERAL row, whose
-   * columns are copied except the author cells, which the pair's replace; the ragged-row marker
-   * is not carried over.
+   * Writes one sheet's AUTHOR rows (or those of a run of its rows, `sourceRows`): each pair joined
+   * with its GENERAL row, whose columns are copied except the author cells, which the pair's
+   * replace; the ragged-row marker is not carried over.
    */
   async derive(copy: AuthorSheetCopy): Promise<void> {
     const byColumn = new Map(copy.replaced.filter((r) => r.column).map((r) => [r.column, `p.${r.value}`]));
@@ -87,6 +92,12 @@ export class RowAuthors {
     }
     params.pairsPath = copy.pairsPath;
     params.structure = AUTHOR_PAIR_STRUCTURE;
+    let range = '';
+    if (copy.sourceRows) {
+      params.first = copy.sourceRows.first;
+      params.last = copy.sourceRows.last;
+      range = 'AND g.row_number BETWEEN {first:UInt32} AND {last:UInt32}';
+    }
     const join = (pairs: string) =>
       this.t.client.command({
         query: `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${[...physical.map(ident), 'extra'].join(', ')})
@@ -94,7 +105,7 @@ export class RowAuthors {
                 FROM ${this.t.table} AS g
                 INNER JOIN (SELECT source_row, row_number, author, full_name, email, email_match FROM ${pairs}) AS p
                   ON g.row_number = p.source_row
-                WHERE g.file_id = {generalId:String} AND g.sheet = {sheet:String}`,
+                WHERE g.file_id = {generalId:String} AND g.sheet = {sheet:String} ${range}`,
         query_params: params,
         clickhouse_settings: {
           ...PAIRS_CSV_SETTINGS,

@@ -1,9 +1,10 @@
-import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { ColumnBudget, FileRow, Storage } from '@sift/clickhouse';
+import type { AuthorSheetCopy, ColumnBudget, FileRow, Storage } from '@sift/clickhouse';
 import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
 import { authorEntries, authorHeaders } from './author-rows.ts';
 import { csvRecord } from './row-batch-loader.ts';
@@ -19,6 +20,8 @@ export interface AuthorDerivation {
   tmpDir: string;
   /** Physical columns this upload may still add (the Email Match column). */
   columnBudget: ColumnBudget;
+  /** GENERAL rows whose pairs make one join insert (default JOIN_RUN_ROWS). */
+  joinRunRows?: number | undefined;
   /** Stage progress, 0–100; may throw to stop the derivation (the process is stopping). */
   progress: (stageProgress: number) => Promise<void>;
 }
@@ -40,12 +43,30 @@ const SCAN_BATCH_ROWS = 5_000;
 const YIELD_EVERY_ROWS = 1_024;
 
 /**
+ * GENERAL rows whose pairs make one join insert: the engine joins one run while the next is paired
+ * (at most one join in flight).
+ */
+const JOIN_RUN_ROWS = 50_000;
+
+/** A run of one sheet's pairs being written to its file. */
+interface PairsRun {
+  path: string;
+  out: WriteStream;
+  written: Promise<void>;
+  /** First and last GENERAL row numbers paired into it. */
+  first: number;
+  last: number;
+  rows: number;
+}
+
+/**
  * Writes the AUTHOR file's rows from the loaded GENERAL rows of `sheets`. Only the author cells
  * pass through JavaScript: each GENERAL row's `Authors`, `Author Full Names` and `Email Addresses`
- * are read back and paired (authorEntries) into a scratch CSV file a sheet, numbered in source
- * order across the file; then the engine writes each sheet's AUTHOR rows by joining the pairs with
- * the GENERAL rows and copying every other column itself (RowAuthors.derive). The pairs file is
- * removed afterwards, whatever happens.
+ * are read back and paired (authorEntries) into scratch CSV files of JOIN_RUN_ROWS source rows,
+ * numbered in source order across the file; the engine writes the AUTHOR rows of each run by
+ * joining its pairs with the GENERAL rows and copying every other column itself
+ * (RowAuthors.derive), while the next run is paired. Pairs files are removed afterwards, whatever
+ * happens, and no join is still running when this settles.
  * Rejects with the engine's error, or with what `progress` throws.
  */
 export async function deriveAuthorFile(
@@ -66,8 +87,11 @@ export async function deriveAuthorFile(
       cells.filter((h) => h in general.columnMap).map((h) => [h, general.columnMap[h]!]),
     ),
   } as FileRow;
-  const pairsPath = path.join(d.tmpDir, `author-pairs-${general.id}.csv`);
-  const stopOnError: (() => void)[] = [];
+  const runRows = d.joinRunRows ?? JOIN_RUN_ROWS;
+  const pairsFiles = new Set<string>();
+  let run: PairsRun | null = null;
+  /** The join in flight; a failure surfaces at the next join or at the end. */
+  let joining: Promise<void> = Promise.resolve();
   await mkdir(d.tmpDir, { recursive: true });
   try {
     let next = 1;
@@ -76,17 +100,50 @@ export async function deriveAuthorFile(
       const names = authorHeaders(headers);
       const match = names[names.length - 1]!;
       const { [match]: matchColumn = '' } = await storage.rows.ensureColumns([match], [], d.columnBudget);
-      const out = createWriteStream(pairsPath);
-      const written = finished(out);
-      written.catch(() => undefined); // awaited below
-      stopOnError.push(() => out.destroy());
+      const columns = Object.fromEntries(headers.map((h) => [h, general.columnMap[h] ?? '']));
+      const hasFullNames = headers.includes(FULL_NAMES_HEADER);
+      const replaced: AuthorSheetCopy['replaced'] = [
+        { header: AUTHORS_HEADER, column: columns[AUTHORS_HEADER]!, value: 'author' },
+        { header: EMAILS_HEADER, column: columns[EMAILS_HEADER]!, value: 'email' },
+        ...(hasFullNames
+          ? [{ header: FULL_NAMES_HEADER, column: columns[FULL_NAMES_HEADER]!, value: 'full_name' as const }]
+          : []),
+        { header: match, column: matchColumn, value: 'email_match' },
+      ];
+      /** Closes the current run and starts its join once the previous one has ended. */
+      const join = async () => {
+        const r = run;
+        run = null;
+        if (!r) return;
+        r.out.end();
+        await r.written;
+        await joining;
+        joining = storage.rows.authors
+          .derive({
+            generalId: general.id,
+            authorId: d.authorId,
+            sheet,
+            columns,
+            pairsPath: r.path,
+            sourceRows: { first: r.first, last: r.last },
+            replaced,
+          })
+          .finally(() => rm(r.path, { force: true }).then(() => pairsFiles.delete(r.path)));
+        joining.catch(() => undefined); // marked handled; awaited at the next join or below
+      };
       const scan = storage.rows.scan({ files: [source], criteria: {}, sheets: [sheet] }, SCAN_BATCH_ROWS);
       for await (const batch of scan) {
         let chunk = '';
         for (const [i, hit] of batch.entries()) {
           // This is the API's thread too (all in one process): let its requests in between.
           if (i && (i & (YIELD_EVERY_ROWS - 1)) === 0) await nextTurn();
-          const fullNames = headers.includes(FULL_NAMES_HEADER) ? (hit.cells[FULL_NAMES_HEADER] ?? '') : '';
+          if (!run) {
+            run = openRun(path.join(d.tmpDir, `author-pairs-${general.id}-${next}.csv`), hit.rowNumber);
+            pairsFiles.add(run.path);
+          }
+          run.last = hit.rowNumber;
+          run.rows++;
+          const fullNames = hasFullNames ? (hit.cells[FULL_NAMES_HEADER] ?? '') : '';
           for (const e of authorEntries(
             hit.cells[AUTHORS_HEADER] ?? '',
             fullNames,
@@ -101,35 +158,18 @@ export async function deriveAuthorFile(
               e.match,
             ]);
           }
+          if (run.rows >= runRows) {
+            await writeOut(run, chunk);
+            chunk = '';
+            await join();
+          }
         }
-        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+        if (run && chunk) await writeOut(run, chunk);
         read += batch.length;
-        await d.progress(Math.min(90, Math.floor((read / Math.max(1, general.totalRows)) * 90)));
+        await d.progress(Math.min(95, Math.floor((read / Math.max(1, general.totalRows)) * 95)));
       }
-      out.end();
-      await written;
-      const columns = Object.fromEntries(headers.map((h) => [h, general.columnMap[h] ?? '']));
-      await storage.rows.authors.derive({
-        generalId: general.id,
-        authorId: d.authorId,
-        sheet,
-        columns,
-        pairsPath,
-        replaced: [
-          { header: AUTHORS_HEADER, column: columns[AUTHORS_HEADER]!, value: 'author' },
-          { header: EMAILS_HEADER, column: columns[EMAILS_HEADER]!, value: 'email' },
-          ...(headers.includes(FULL_NAMES_HEADER)
-            ? [
-                {
-                  header: FULL_NAMES_HEADER,
-                  column: columns[FULL_NAMES_HEADER]!,
-                  value: 'full_name' as const,
-                },
-              ]
-            : []),
-          { header: match, column: matchColumn, value: 'email_match' },
-        ],
-      });
+      await join();
+      await joining;
       shape.sheetNames.push(sheet);
       for (const h of names) {
         if (h in shape.columnMap) continue;
@@ -138,12 +178,27 @@ export async function deriveAuthorFile(
       }
     }
   } catch (e) {
-    for (const stop of stopOnError) stop();
+    (run as PairsRun | null)?.out.destroy();
+    // No insert may land after the caller's clean-up.
+    await joining.catch(() => undefined);
     throw e;
   } finally {
-    await rm(pairsPath, { force: true });
+    await Promise.all([...pairsFiles].map((f) => rm(f, { force: true })));
   }
   shape.totalRows = await storage.rows.countFile(d.authorId);
   await d.progress(100);
   return shape;
+}
+
+/** Starts a run of pairs in a new file at `file`, from GENERAL row `first`. */
+function openRun(file: string, first: number): PairsRun {
+  const out = createWriteStream(file);
+  const written = finished(out);
+  written.catch(() => undefined); // awaited when the run is joined
+  return { path: file, out, written, first, last: first, rows: 0 };
+}
+
+/** Writes `chunk` to the run's file, waiting for it to drain when its buffer is full (or fail). */
+async function writeOut(run: PairsRun, chunk: string): Promise<void> {
+  if (chunk && !run.out.write(chunk)) await Promise.race([once(run.out, 'drain'), run.written]);
 }

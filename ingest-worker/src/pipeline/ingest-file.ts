@@ -132,6 +132,7 @@ export async function ingestFile(
           authorId,
           tmpDir: deps.tmpDir,
           columnBudget,
+          joinRunRows: deps.authorJoinRunRows,
           progress: async (p) => {
             signal?.throwIfAborted();
             await progress(3, p);

@@ -29,6 +29,8 @@ export interface IngestDeps {
   csvLoader?: CsvLoader;
   /** Size of the pieces the engine loads a CSV body in, in bytes (default CSV_CHUNK_BYTES). */
   csvChunkBytes?: number;
+  /** GENERAL rows whose author pairs make one join insert (default JOIN_RUN_ROWS, author-derivation.ts). */
+  authorJoinRunRows?: number;
   /** What reading one file in JavaScript may cost (default READ_ISOLATION). */
   readIsolation?: ReadIsolation;
   /**
