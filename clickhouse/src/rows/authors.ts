@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
+import type { FileRow } from '../files.repository.ts';
 import { ident, stringLiteral } from '../sql.ts';
+import { valueOf } from './criteria-sql.ts';
 import { RAGGED_MARKER, type RowsTable } from './types.ts';
 import { INGEST_PRIORITY } from './loading.ts';
 
@@ -45,6 +48,12 @@ export interface AuthorSheetCopy {
   replaced: { header: string; column: string; value: AuthorPairValue }[];
 }
 
+/** One GENERAL row's author cells, as read back for pairing: its row number, then one cell a header asked for. */
+export type AuthorCells = [rowNumber: number, ...cells: string[]];
+
+/** Author cells handed to the caller at a time. */
+const AUTHOR_CELLS_BATCH = 1_000;
+
 /**
  * AUTHOR rows written by the engine: JavaScript pairs the authors and emails of each GENERAL row
  * (author columns only) into a CSV file; the engine joins the pairs with the GENERAL rows and
@@ -65,6 +74,67 @@ export class RowAuthors {
     await layout.everyNode(
       `ALTER TABLE ${layout.db}.${ident(layout.localName('author_pairs'))}${layout.onCluster} DROP PARTITION ${stringLiteral(generalId)}`,
     );
+  }
+
+  /**
+   * The cells of `headers` of every row of one GENERAL sheet, in row order, in batches of
+   * AUTHOR_CELLS_BATCH: each row as its row number then one cell a header ('' where the file has no
+   * such header). One query: embedded, the engine writes the cells to `scratchPath` (a local file,
+   * removed afterwards) and they are read from there; a server streams them. Either way only one
+   * batch is held at a time, and nothing is parsed into objects beyond the cells themselves.
+   */
+  async *sourceCells(
+    source: Pick<FileRow, 'id' | 'columnMap'>,
+    sheet: string,
+    headers: string[],
+    scratchPath: string,
+  ): AsyncGenerator<AuthorCells[]> {
+    const params: Record<string, unknown> = { generalId: source.id, sheet, out: scratchPath };
+    const cells = headers.map((h, i) => {
+      params[`h${i}`] = h;
+      return valueOf([source as FileRow], h, `h${i}`) ?? "''";
+    });
+    const select = `SELECT row_number, ${cells.join(', ')} FROM ${this.t.table}
+                    WHERE file_id = {generalId:String} AND sheet = {sheet:String} ORDER BY row_number`;
+    const settings = { ...INGEST_PRIORITY, max_threads: 1 } as const;
+    if (!this.t.embedded) {
+      const rs = await this.t.client.query({
+        query: select,
+        query_params: params,
+        format: 'JSONCompactEachRow',
+        clickhouse_settings: settings,
+      });
+      let batch: AuthorCells[] = [];
+      for await (const rows of rs.stream()) {
+        for (const row of rows) batch.push(row.json<AuthorCells>());
+        if (batch.length >= AUTHOR_CELLS_BATCH) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+      return;
+    }
+    try {
+      await this.t.client.command({
+        query: `INSERT INTO FUNCTION file({out:String}, 'JSONCompactEachRow') ${select}`,
+        query_params: params,
+        clickhouse_settings: { ...settings, engine_file_truncate_on_insert: 1 },
+      });
+      let rest = '';
+      for await (const chunk of createReadStream(scratchPath, { encoding: 'utf8', highWaterMark: 1 << 18 })) {
+        const lines = (rest + (chunk as string)).split('\n');
+        rest = lines.pop()!;
+        // Parsed a batch at a time: rows parsed long before they are used outlive the young
+        // generation, and collecting them costs more than the pairing.
+        for (let i = 0; i < lines.length; i += AUTHOR_CELLS_BATCH) {
+          yield lines.slice(i, i + AUTHOR_CELLS_BATCH).map((line) => JSON.parse(line) as AuthorCells);
+        }
+      }
+      if (rest) yield [JSON.parse(rest) as AuthorCells];
+    } finally {
+      await rm(scratchPath, { force: true });
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ export { RowsRepository } from './rows.repository.ts';
 export { SUGGEST_LIMITS } from './search.ts';
 export {
   AUTHOR_PAIR_STRUCTURE,
+  type AuthorCells,
   type AuthorPairValue,
   type AuthorSheetCopy,
   type RowAuthors,

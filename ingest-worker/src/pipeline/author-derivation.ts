@@ -34,11 +34,6 @@ export interface DerivedAuthorFile {
   totalRows: number;
 }
 
-/**
- * GENERAL rows read back a query: a smaller batch is parsed (JSON) in less time on the event loop
- * the API shares, at the cost of more queries.
- */
-const SCAN_BATCH_ROWS = 5_000;
 /** Rows paired between two turns of the event loop (a power of two). */
 const YIELD_EVERY_ROWS = 1_024;
 
@@ -80,13 +75,6 @@ export async function deriveAuthorFile(
     sheetNames: [],
     totalRows: 0,
   };
-  const cells = [AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER];
-  const source = {
-    id: general.id,
-    columnMap: Object.fromEntries(
-      cells.filter((h) => h in general.columnMap).map((h) => [h, general.columnMap[h]!]),
-    ),
-  } as FileRow;
   const runRows = d.joinRunRows ?? JOIN_RUN_ROWS;
   const pairsFiles = new Set<string>();
   let run: PairsRun | null = null;
@@ -131,32 +119,25 @@ export async function deriveAuthorFile(
           .finally(() => rm(r.path, { force: true }).then(() => pairsFiles.delete(r.path)));
         joining.catch(() => undefined); // marked handled; awaited at the next join or below
       };
-      const scan = storage.rows.scan({ files: [source], criteria: {}, sheets: [sheet] }, SCAN_BATCH_ROWS);
-      for await (const batch of scan) {
+      const cells = storage.rows.authors.sourceCells(
+        general,
+        sheet,
+        hasFullNames ? [AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER] : [AUTHORS_HEADER, EMAILS_HEADER],
+        path.join(d.tmpDir, `author-cells-${general.id}.json`),
+      );
+      for await (const batch of cells) {
         let chunk = '';
-        for (const [i, hit] of batch.entries()) {
+        for (const [rowNumber, authors = '', emails = '', fullNames = ''] of batch) {
           // This is the API's thread too (all in one process): let its requests in between.
-          if (i && (i & (YIELD_EVERY_ROWS - 1)) === 0) await nextTurn();
+          if ((++read & (YIELD_EVERY_ROWS - 1)) === 0) await nextTurn();
           if (!run) {
-            run = openRun(path.join(d.tmpDir, `author-pairs-${general.id}-${next}.csv`), hit.rowNumber);
+            run = openRun(path.join(d.tmpDir, `author-pairs-${general.id}-${next}.csv`), rowNumber);
             pairsFiles.add(run.path);
           }
-          run.last = hit.rowNumber;
+          run.last = rowNumber;
           run.rows++;
-          const fullNames = hasFullNames ? (hit.cells[FULL_NAMES_HEADER] ?? '') : '';
-          for (const e of authorEntries(
-            hit.cells[AUTHORS_HEADER] ?? '',
-            fullNames,
-            hit.cells[EMAILS_HEADER] ?? '',
-          )) {
-            chunk += csvRecord([
-              String(hit.rowNumber),
-              String(next++),
-              e.author,
-              e.fullName,
-              e.email,
-              e.match,
-            ]);
+          for (const e of authorEntries(authors, fullNames, emails)) {
+            chunk += csvRecord([String(rowNumber), String(next++), e.author, e.fullName, e.email, e.match]);
           }
           if (run.rows >= runRows) {
             await writeOut(run, chunk);
@@ -165,7 +146,6 @@ export async function deriveAuthorFile(
           }
         }
         if (run && chunk) await writeOut(run, chunk);
-        read += batch.length;
         await d.progress(Math.min(95, Math.floor((read / Math.max(1, general.totalRows)) * 95)));
       }
       await join();
