@@ -172,6 +172,38 @@ describe('upload sessions', () => {
     ).toEqual(['a.csv', 'b.csv']);
   });
 
+  it('counts the files a paced upload announced, not only those sent so far', async () => {
+    const created = await user.json<{ session: UploadSession }>('/parallel/upload-session', {
+      sessionName: 'Paced',
+      expectedFiles: 3,
+    });
+    const id = created.session.id;
+    expect(created.session).toMatchObject({ totalFiles: 3, progressPercentage: 0 });
+    const res = await user.fetch(`/parallel/upload-batch/${id}`, {
+      method: 'POST',
+      body: form([{ name: 'first.csv', bytes: 'X\n1\n' }]),
+    });
+    expect(res.status).toBe(201);
+    // The first file is done; two are still to come: 1 of 3, a third of the way.
+    const seen = await waitForSession(id, (s) => s.files.every((f) => f.status === 'COMPLETED'));
+    expect(seen.at(-1)!.session).toMatchObject({
+      totalFiles: 3,
+      completedFiles: 1,
+      isCompleted: false,
+      isActive: true,
+    });
+    expect(seen.at(-1)!.session.progressPercentage).toBeCloseTo(100 / 3, 0);
+    // The client gave up on the other two: once finalized, the session is what it received.
+    const finalized = await user.json<UploadSessionSummary>(`/parallel/upload-finalize/${id}`, {});
+    expect(finalized.session).toMatchObject({ totalFiles: 1, completedFiles: 1, isCompleted: true });
+    const refused = await user.fetch('/parallel/upload-session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ expectedFiles: 0 }),
+    });
+    expect(refused.status).toBe(400);
+  });
+
   it('keeps sessions to their owner, tells clients how to pace uploads, and cleans up', async () => {
     const sessions = await user.json<UploadSession[]>('/upload-tracking/sessions');
     expect(sessions.length).toBeGreaterThanOrEqual(3);

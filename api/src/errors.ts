@@ -32,6 +32,12 @@ export class NotFoundError extends HttpError {
     super(404, code, message);
   }
 }
+/** A feature this installation is not set up for: 501 with what an administrator can do. */
+export class NotImplementedError extends HttpError {
+  constructor(message: string, code = 'NOT_IMPLEMENTED') {
+    super(501, code, message);
+  }
+}
 
 /**
  * The client went away before a download ended (it cancelled, or its connection dropped): nothing

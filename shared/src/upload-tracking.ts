@@ -34,6 +34,8 @@ interface StoredSession {
   sessionName: string;
   finalized: boolean;
   createdAt: string;
+  /** Files the client said it would send (see createSession). */
+  expectedFiles?: number;
 }
 
 const DONE: ReadonlySet<UploadFileStatus> = new Set(['COMPLETED', 'FAILED']);
@@ -66,14 +68,23 @@ export class UploadTracker {
     return `${this.prefix}:tracking:${parts.join(':')}`;
   }
 
-  /** Creates a session owned by `ownerId`. */
-  async createSession(ownerId: string, sessionName: string, finalized: boolean): Promise<UploadSession> {
+  /**
+   * Creates a session owned by `ownerId`. `expectedFiles`: how many files the client will send;
+   * until the session is finalized, those not sent yet count in its total as waiting (0%).
+   */
+  async createSession(
+    ownerId: string,
+    sessionName: string,
+    finalized: boolean,
+    expectedFiles?: number,
+  ): Promise<UploadSession> {
     const stored: StoredSession = {
       id: randomUUID(),
       ownerId,
       sessionName,
       finalized,
       createdAt: new Date().toISOString(),
+      ...(expectedFiles ? { expectedFiles } : {}),
     };
     const created = Date.parse(stored.createdAt);
     await this.redis
@@ -220,13 +231,17 @@ export class UploadTracker {
 function view(stored: StoredSession, files: TrackedFile[]): UploadSession {
   const completed = files.filter((f) => f.status === 'COMPLETED').length;
   const failed = files.filter((f) => f.status === 'FAILED').length;
-  const done = completed + failed === files.length;
-  const progress = files.length ? files.reduce((sum, f) => sum + f.progressPercentage, 0) / files.length : 0;
+  // Files announced but not sent yet (AUTHOR files are derived, not sent).
+  const sent = files.filter((f) => f.fileType !== 'AUTHOR').length;
+  const waiting = stored.finalized ? 0 : Math.max(0, (stored.expectedFiles ?? 0) - sent);
+  const total = files.length + waiting;
+  const done = completed + failed === total;
+  const progress = total ? files.reduce((sum, f) => sum + f.progressPercentage, 0) / total : 0;
   const isCompleted = stored.finalized && done;
   return {
     id: stored.id,
     sessionName: stored.sessionName,
-    totalFiles: files.length,
+    totalFiles: total,
     completedFiles: completed,
     failedFiles: failed,
     progressPercentage: Math.round(progress * 10) / 10,

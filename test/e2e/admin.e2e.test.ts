@@ -31,10 +31,7 @@ let page: Page;
 beforeAll(async () => {
   session = await openBrowserSession();
   ({ sift, app, page } = session);
-  await app.signIn('admin@example.com', 'Ada Lovelace');
-  await app.profileSetup.shown();
-  await app.profileSetup.complete('Ada', 'Lovelace');
-  await app.at('/files');
+  await app.signInNew('admin@example.com', 'Ada Lovelace');
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import {
   type UploadResponse,
 } from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
-import { BadRequestError, HttpError } from '../errors.ts';
+import { BadRequestError, HttpError, NotImplementedError } from '../errors.ts';
 import type { FilesService, StoredUpload } from './files.service.ts';
 
 export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'];
@@ -115,6 +115,14 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
       res.json(await files.statistics(accountOf(res).id));
     });
   }
+  // Spec section 7 lists an import from an FTP/SFTP location; none can be configured yet, so the
+  // route answers what is missing instead of a bare 404.
+  router.post('/process-ftp', () => {
+    throw new NotImplementedError(
+      'Importing from an FTP or SFTP location is not set up on this installation: no location is configured. Upload the files from the Upload screen instead.',
+      'FTP_NOT_CONFIGURED',
+    );
+  });
   router.get('/sheets', async (_req, res) => {
     res.json(await files.sheets(accountOf(res).id));
   });

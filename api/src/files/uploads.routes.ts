@@ -38,6 +38,7 @@ export function uploadsRoutes(
       accountOf(res).id,
       body.sessionName || 'Upload session',
       false,
+      body.expectedFiles,
     );
     res.status(201).json({ session, files: [] });
   });

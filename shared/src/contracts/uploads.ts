@@ -25,6 +25,12 @@ export interface UploadMultipleResponse {
 /** `POST /api/parallel/upload-session` body: a session that batches will be added to until finalized. */
 export const createUploadSessionSchema = z.object({
   sessionName: z.string().trim().max(200).optional(),
+  /**
+   * How many files the client will send to this session: until it is finalized, the session counts
+   * them in its total (files not sent yet as waiting, at 0%), so a paced upload does not read done
+   * after its first group.
+   */
+  expectedFiles: z.number().int().min(1).max(100_000).optional(),
 });
 
 /** `GET /api/parallel/optimal-batch-size`: how a client should pace its uploads. */

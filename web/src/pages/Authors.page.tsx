@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { ColumnSearchForm } from '../features/search/components/ColumnSearchForm/ColumnSearchForm';
 import { ColumnSearchSection } from '../features/search/components/ColumnSearchSection/ColumnSearchSection';
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
@@ -66,18 +67,34 @@ export function AuthorsPage() {
               caption={`Author search results in ${authorFiles.length} author ${authorFiles.length === 1 ? 'file' : 'files'}`}
             />
           ) : (
-            <Paper withBorder p="md" radius="md">
-              <Stack gap="sm">
-                <Text fw={600}>Search in Specific Columns</Text>
-                <Text c="dimmed">No columns available / No pre-processed files found</Text>
-                <Group>
-                  <Button disabled>Search</Button>
-                  <Button variant="default" disabled>
-                    Clear All
-                  </Button>
-                </Group>
-              </Stack>
-            </Paper>
+            <>
+              <Paper withBorder p="md" radius="md">
+                <ColumnSearchForm
+                  columns={[]}
+                  totalColumns={0}
+                  onColumnSettings={() => {}}
+                  suggestions={screen.suggestions}
+                  values={{}}
+                  onChange={() => {}}
+                  onSubmit={() => {}}
+                  onClear={() => {}}
+                  searching={false}
+                  disabled
+                  activeTerms={0}
+                  noColumnsText="No columns available / No pre-processed files found"
+                  extraActions={
+                    <Button variant="light" disabled>
+                      Export Results
+                    </Button>
+                  }
+                />
+              </Paper>
+              <Paper withBorder p="xl" radius="md">
+                <Text c="dimmed" ta="center">
+                  Select files to see available columns.
+                </Text>
+              </Paper>
+            </>
           )}
         </>
       )}

@@ -71,12 +71,10 @@ export function FilesPage() {
   });
   if (placeholder || !files.data) return placeholder;
 
-  const list = pageFiles;
-
   return (
     <Stack gap="lg">
       <PageHeader
-        title={`All Files (${list.length} total)`}
+        title={`All Files (${all.length} total)`}
         description="General files with Authors and Email Addresses columns are duplicated into author files during processing, so the total may exceed the number of files you uploaded."
       />
 
@@ -118,7 +116,7 @@ export function FilesPage() {
         </Paper>
       ) : (
         <FilesTable
-          files={list}
+          files={pageFiles}
           selection={{
             selected,
             onChange: setSelected,

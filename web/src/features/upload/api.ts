@@ -76,10 +76,10 @@ function uploadTransport(queryClient: ReturnType<typeof useQueryClient>): Upload
         staleTime: PACING_STALE_MS,
         retry: false, // runUpload retries per the upload policy
       }),
-    createSession: (sessionName) =>
+    createSession: (sessionName, expectedFiles) =>
       apiRequest<UploadSessionSummary>('/parallel/upload-session', {
         method: 'POST',
-        body: { sessionName },
+        body: { sessionName, expectedFiles },
       }),
     uploadBatch: (sessionId, files) => {
       const form = new FormData();

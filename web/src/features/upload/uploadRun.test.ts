@@ -47,8 +47,8 @@ function fakeTransport(
       calls.push('pacing');
       return pacing();
     },
-    createSession: async (name) => {
-      calls.push(`create ${name}`);
+    createSession: async (name, expectedFiles) => {
+      calls.push(`create ${name} (${expectedFiles} files)`);
       return sessionSummary('s1', false);
     },
     uploadBatch: async (sessionId, batchFiles) => {
@@ -83,7 +83,7 @@ describe('runUpload', () => {
     });
     expect(calls).toEqual([
       'pacing',
-      'create a.xls +2 more',
+      'create a.xls +2 more (3 files)',
       'batch s1 a.xls,b.xls',
       'wait 5000',
       'batch s1 c.csv',
@@ -108,7 +108,7 @@ describe('runUpload', () => {
     });
     expect(calls).toEqual([
       'pacing',
-      'create a.xls',
+      'create a.xls (1 files)',
       'batch s1 a.xls',
       'wait 1000',
       'batch s1 a.xls',
@@ -188,7 +188,7 @@ describe('runUpload', () => {
     const result = await runUpload(files('big.xlsx'), (f) => f.name, transport, {
       sleep: recordingSleep(calls),
     });
-    expect(calls).toEqual(['pacing', 'create big.xlsx', 'batch s1 big.xlsx', 'finalize s1']);
+    expect(calls).toEqual(['pacing', 'create big.xlsx (1 files)', 'batch s1 big.xlsx', 'finalize s1']);
     expect(result.failedRequests).toHaveLength(1);
   });
 

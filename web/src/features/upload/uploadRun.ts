@@ -20,8 +20,8 @@ import { DEFAULT_UPLOAD_PACING, GROUP_PAUSE_MS, planUploadSteps, uploadSessionNa
 export interface UploadTransport<F> {
   /** `GET /optimal-batch-size`. */
   pacing(): Promise<UploadPacing>;
-  /** `POST /upload-session`. */
-  createSession(sessionName: string): Promise<{ session: UploadSession }>;
+  /** `POST /upload-session`, announcing how many files will be sent. */
+  createSession(sessionName: string, expectedFiles: number): Promise<{ session: UploadSession }>;
   /** `POST /upload-batch/{sessionId}` (field `files`). */
   uploadBatch(sessionId: string, files: F[]): Promise<UploadMultipleResponse>;
   /** `POST /upload-finalize/{sessionId}`. */
@@ -87,7 +87,7 @@ export async function runUpload<F>(
   // Pacing only tunes the batches: if it cannot be read, the spec's defaults do.
   const pacing = await withRetry(() => transport.pacing(), retry).catch(() => DEFAULT_UPLOAD_PACING);
   const { session } = await withRetry(
-    () => transport.createSession(uploadSessionName(files.map(fileName))),
+    () => transport.createSession(uploadSessionName(files.map(fileName)), files.length),
     retry,
   );
   options.onSession?.(session);

@@ -187,11 +187,11 @@ describe('detectCompletions', () => {
 });
 
 describe('completion outcome', () => {
-  it('is a success when nothing failed, or when the final state is unknown', () => {
+  it('is a success when nothing failed, and unknown when the session is gone', () => {
     expect(completionOutcome(summary('s', [trackedFile({ status: 'COMPLETED' })]))).toEqual({
       kind: 'success',
     });
-    expect(completionOutcome(null)).toEqual({ kind: 'success' });
+    expect(completionOutcome(null)).toEqual({ kind: 'unknown' });
   });
 
   it('names the failed files and why', () => {

@@ -176,19 +176,22 @@ export function detectCompletions(input: CompletionInput): {
   return { completions, watched };
 }
 
-/** What to tell the user about a completed session: success, or which files failed and why. */
+/** What to tell the user about a completed session: success, which files failed and why, or nothing known. */
 export type CompletionOutcome =
   | { kind: 'success' }
-  | { kind: 'failed'; failed: Pick<TrackedFile, 'fileName' | 'errorMessage'>[]; total: number };
+  | { kind: 'failed'; failed: Pick<TrackedFile, 'fileName' | 'errorMessage'>[]; total: number }
+  | { kind: 'unknown' };
 
 /**
- * The outcome of a completed session from its final summary. Without one (the session expired or
- * was cleaned up) nothing is known to have failed, and the spec counts it as complete.
+ * The outcome of a completed session from its final summary. Without one the session's tracking is
+ * gone (cleared by an administrator, or expired): nothing is known about its files, so nothing is
+ * claimed (a success toast there once followed Clear Upload Tracking with no upload made).
  */
 export function completionOutcome(summary: UploadSessionSummary | null): CompletionOutcome {
-  const failed = summary?.files.filter((file) => file.status === 'FAILED') ?? [];
+  if (!summary) return { kind: 'unknown' };
+  const failed = summary.files.filter((file) => file.status === 'FAILED');
   if (failed.length === 0) return { kind: 'success' };
-  return { kind: 'failed', failed, total: summary?.files.length ?? failed.length };
+  return { kind: 'failed', failed, total: summary.files.length };
 }
 
 /** The error toast of a session with failed files: a title and a message naming them. */

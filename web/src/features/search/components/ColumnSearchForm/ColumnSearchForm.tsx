@@ -21,6 +21,8 @@ export interface ColumnSearchFormProps {
   activeTerms: number;
   /** Extra buttons after Search and Clear All (Export Results). */
   extraActions?: React.ReactNode;
+  /** Shown instead of the inputs when there are no columns at all (default 'No columns available'). */
+  noColumnsText?: string;
 }
 
 /** With more columns than this, a filter box narrows the inputs shown (Web of Science files have 72). */
@@ -43,6 +45,7 @@ export function ColumnSearchForm({
   disabled = false,
   activeTerms,
   extraActions,
+  noColumnsText = 'No columns available',
 }: ColumnSearchFormProps) {
   const [filter, setFilter] = useState('');
   const headingId = useId();
@@ -70,6 +73,7 @@ export function ColumnSearchForm({
               size="compact-sm"
               radius="xl"
               onClick={onColumnSettings}
+              disabled={totalColumns === 0}
               aria-haspopup="dialog"
               title="Column Settings"
             >
@@ -94,9 +98,7 @@ export function ColumnSearchForm({
         </Group>
         {columns.length === 0 ? (
           <Text c="dimmed">
-            {totalColumns === 0
-              ? 'No columns available'
-              : 'Every column is hidden: choose some in Column Settings.'}
+            {totalColumns === 0 ? noColumnsText : 'Every column is hidden: choose some in Column Settings.'}
           </Text>
         ) : (
           <ScrollArea.Autosize

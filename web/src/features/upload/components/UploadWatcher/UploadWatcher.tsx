@@ -65,7 +65,7 @@ async function finalSummary(
   try {
     return await queryClient.fetchQuery({ ...uploadSessionSummaryQuery(completion.sessionId), staleTime: 0 });
   } catch (error) {
-    // Expired or cleaned up: the spec counts a session that had files and has none as complete.
+    // Expired or cleaned up: its outcome is unknown.
     if (isApiError(error) && error.status === 404) return null;
     throw error;
   }
@@ -74,12 +74,13 @@ async function finalSummary(
 async function report(queryClient: QueryClient, completion: SessionCompletion): Promise<void> {
   const summary = await finalSummary(queryClient, completion);
   const outcome = completionOutcome(summary);
+  // 'unknown' (its tracking was cleared or expired): no toast, but the files may have changed.
   if (outcome.kind === 'success') {
     notify.success(UPLOAD_COMPLETE_MESSAGE, {
       id: `upload-complete-${completion.sessionId}`,
       autoClose: UPLOAD_COMPLETE_TOAST_MS,
     });
-  } else {
+  } else if (outcome.kind === 'failed') {
     const { title, message } = failureToast(outcome);
     notify.error(message, {
       id: `upload-failed-${completion.sessionId}`,
