@@ -3,7 +3,7 @@
  * theme with the toasts container, as App does, in Mantine's test environment. Files using it start with
  * `// @vitest-environment jsdom`.
  */
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { cleanup, render } from '@testing-library/react';
@@ -34,12 +34,17 @@ proto.scrollIntoView ??= () => {};
 afterEach(() => cleanup());
 
 export function renderUi(ui: ReactElement) {
-  return render(
+  // A wrapper (not part of `ui`), so `rerender` keeps the theme and the toasts container.
+  return render(ui, { wrapper: TestProviders });
+}
+
+function TestProviders({ children }: { children: ReactNode }) {
+  return (
     // No transitions (a modal closing over a few hundred ms left its inputs in the document for an
     // assertion made right after the click, on a busy machine) and no portals, as Mantine advises.
     <MantineProvider theme={theme} env="test">
       <Notifications />
-      {ui}
-    </MantineProvider>,
+      {children}
+    </MantineProvider>
   );
 }

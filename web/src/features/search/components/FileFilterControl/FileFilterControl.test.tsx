@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FileRecord } from '@sift/shared/contracts';
 import { NO_FILE_FILTER, type FileFilter } from '../../fileFilter';
 import { renderUi } from '../../../../test/render';
@@ -70,6 +70,32 @@ describe('FileFilterControl', () => {
         'Maximum of 25 files can be excluded at once. Please remove some files from exclusion first.',
       ),
     ).toBeTruthy();
+  });
+
+  it('applies the ticks of an open checklist once, when it closes', async () => {
+    const onChange = vi.fn();
+    renderUi(<FileFilterControl files={files} filter={NO_FILE_FILTER} onChange={onChange} />);
+    await userEvent.click(screen.getByRole('button', { name: 'All files' }));
+    const list = await screen.findByRole('group', { name: 'Files to include' });
+    for (const name of ['file-01.xlsx', 'file-02.xlsx', 'file-03.xlsx'])
+      await userEvent.click(within(list).getByLabelText(name));
+    expect(screen.getByRole('button', { name: '3 files included' })).toBeTruthy();
+    expect(onChange).not.toHaveBeenCalled();
+    await userEvent.keyboard('{Escape}');
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledWith({ mode: 'include', fileIds: ['f1', 'f2', 'f3'] });
+  });
+
+  it('applies the ticks after a pause while the checklist stays open', async () => {
+    const onChange = vi.fn();
+    renderUi(<FileFilterControl files={files} filter={NO_FILE_FILTER} onChange={onChange} />);
+    await userEvent.click(screen.getByRole('button', { name: 'All files' }));
+    const list = await screen.findByRole('group', { name: 'Files to include' });
+    await userEvent.click(within(list).getByLabelText('file-04.xlsx'));
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledWith({ mode: 'include', fileIds: ['f4'] }), {
+      timeout: 5_000,
+    });
+    expect(onChange).toHaveBeenCalledTimes(1);
   });
 
   it('starts with every file', () => {

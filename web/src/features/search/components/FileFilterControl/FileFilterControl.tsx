@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Badge,
   Button,
@@ -31,12 +31,44 @@ export interface FileFilterControlProps {
   onChange: (filter: FileFilter) => void;
 }
 
+/** Ticks in the open checklist are applied once they pause this long (or when it closes), in ms. */
+export const FILTER_PAUSE_MS = 800;
+
+const sameFilter = (a: FileFilter, b: FileFilter) =>
+  a.mode === b.mode &&
+  a.fileIds.length === b.fileIds.length &&
+  a.fileIds.every((id, i) => id === b.fileIds[i]);
+
 /**
  * The general search's file filter: Include or Exclude mode and a dropdown checklist of the files
- * (with a name filter). At most 25 files; 'Approaching limit' from 20.
+ * (with a name filter). At most 25 files; 'Approaching limit' from 20. Ticks in the checklist are
+ * gathered and applied (one search) when it closes or after a pause of FILTER_PAUSE_MS, not one
+ * search a tick.
  */
-export function FileFilterControl({ files, filter, onChange }: FileFilterControlProps) {
+export function FileFilterControl({ files, filter: applied, onChange }: FileFilterControlProps) {
   const [needle, setNeedle] = useState('');
+  const [opened, setOpened] = useState(false);
+  /** The checklist's choice while it is open and not yet applied. */
+  const [draft, setDraft] = useState<FileFilter | null>(null);
+  const filter = draft ?? applied;
+  const apply = (next: FileFilter) => {
+    if (!sameFilter(next, applied)) onChange(next);
+  };
+  // The pause's timer restarts with each tick, not with each render of the screen.
+  const latestApply = useRef(apply);
+  useEffect(() => {
+    latestApply.current = apply;
+  });
+  useEffect(() => {
+    if (!draft) return;
+    const timer = setTimeout(() => latestApply.current(draft), FILTER_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [draft]);
+  const close = () => {
+    setOpened(false);
+    if (draft) apply(draft);
+    setDraft(null);
+  };
   const chosen = new Set(filter.fileIds);
   const count = filter.fileIds.length;
   const shown = files.filter((file) =>
@@ -50,7 +82,7 @@ export function FileFilterControl({ files, filter, onChange }: FileFilterControl
   const toggle = (id: string) => {
     const next = toggleFile(filter, id);
     if (next.error) notify.error(next.error);
-    else onChange(next.filter);
+    else setDraft(next.filter);
   };
 
   return (
@@ -66,11 +98,26 @@ export function FileFilterControl({ files, filter, onChange }: FileFilterControl
           { value: 'include', label: 'Include' },
           { value: 'exclude', label: 'Exclude' },
         ]}
-        onChange={(mode) => onChange(switchMode(filter, mode as FileFilterMode))}
+        onChange={(mode) => {
+          setDraft(null);
+          onChange(switchMode(filter, mode as FileFilterMode));
+        }}
       />
-      <Popover position="bottom-start" width={420} shadow="md" trapFocus>
+      <Popover
+        position="bottom-start"
+        width={420}
+        shadow="md"
+        trapFocus
+        opened={opened}
+        onChange={(open) => (open ? setOpened(true) : close())}
+      >
         <Popover.Target>
-          <Button variant="default" size="xs" rightSection={<IconChevronDown size={14} aria-hidden />}>
+          <Button
+            variant="default"
+            size="xs"
+            rightSection={<IconChevronDown size={14} aria-hidden />}
+            onClick={() => (opened ? close() : setOpened(true))}
+          >
             {summary}
           </Button>
         </Popover.Target>
@@ -115,7 +162,7 @@ export function FileFilterControl({ files, filter, onChange }: FileFilterControl
                 size="compact-xs"
                 variant="subtle"
                 disabled={count === 0}
-                onClick={() => onChange({ ...filter, fileIds: [] })}
+                onClick={() => setDraft({ ...filter, fileIds: [] })}
               >
                 Clear
               </Button>

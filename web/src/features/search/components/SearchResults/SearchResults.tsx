@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Alert, Box, Button, Center, Loader, LoadingOverlay, Stack, Text } from '@mantine/core';
 import type { SearchResponse } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
@@ -20,7 +21,11 @@ export interface SearchResultsProps {
   idleText?: string;
 }
 
-/** The result area of a search: idle, loading, failed, unavailable, empty or a page of rows. */
+/**
+ * The result area of a search: idle, loading, failed, unavailable, empty or a page of rows. A failed
+ * search keeps the last page of rows shown below its error (a failed next page does not take the
+ * table and pager away).
+ */
 export function SearchResults({
   idle,
   loading,
@@ -33,6 +38,8 @@ export function SearchResults({
   onRetry,
   idleText = 'Perform a search to see results.',
 }: SearchResultsProps) {
+  const lastRows = useRef<SearchResponse | null>(null);
+  if (data?.searchAvailable && data.data.length > 0) lastRows.current = data;
   if (idle) {
     return (
       <Text c="dimmed" ta="center" py="xl">
@@ -51,15 +58,28 @@ export function SearchResults({
     );
   }
   if (error && !loading) {
+    const last = lastRows.current;
     return (
-      <Alert color="red" title="Search failed" role="alert">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{errorMessage(error, 'Search failed. Please try again.')}</Text>
-          <Button size="xs" variant="white" color="red" onClick={onRetry}>
-            Try Again
-          </Button>
-        </Stack>
-      </Alert>
+      <Stack gap="sm">
+        <Alert color="red" title="Search failed" role="alert">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{errorMessage(error, 'Search failed. Please try again.')}</Text>
+            <Button size="xs" variant="white" color="red" onClick={onRetry}>
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+        {last && (
+          <RowsPage
+            data={last}
+            columns={columns}
+            withSource={withSource}
+            caption={`${caption} (last results shown)`}
+            onPage={onPage}
+            loading={false}
+          />
+        )}
+      </Stack>
     );
   }
   if (!data) return null;
@@ -85,6 +105,29 @@ export function SearchResults({
       </Box>
     );
   }
+  return (
+    <RowsPage
+      data={data}
+      columns={columns}
+      withSource={withSource}
+      caption={caption}
+      onPage={onPage}
+      loading={loading}
+    />
+  );
+}
+
+/** A page of rows with its pager. */
+function RowsPage({
+  data,
+  columns,
+  withSource,
+  caption,
+  onPage,
+  loading,
+}: Pick<SearchResultsProps, 'columns' | 'withSource' | 'caption' | 'onPage' | 'loading'> & {
+  data: SearchResponse;
+}) {
   return (
     <Stack gap="sm">
       <SearchPager
