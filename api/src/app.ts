@@ -28,6 +28,7 @@ import { SavedQueries } from './search/saved-queries.ts';
 import { SearchService } from './search/search.service.ts';
 import { RecordCache } from './accounts/record-cache.ts';
 import { columnsRoutes } from './search/columns.routes.ts';
+import { loopbackAliasRedirect } from './loopback-alias.ts';
 import { searchRoutes } from './search/search.routes.ts';
 
 export interface AppDeps {
@@ -195,6 +196,7 @@ export function createApp(deps: AppDeps): Express {
         },
       }),
     );
+    app.use(loopbackAliasRedirect(deps.publicUrl));
     app.use(express.static(webDir, { index: false, maxAge: '1h' }));
     // The SPA owns every other GET path (client-side routes such as /files or /search).
     app.get(/.*/, (_req, res) => res.sendFile(path.join(webDir, 'index.html')));

@@ -2,7 +2,8 @@
  * Spec defects a new user hit (issue 23), each used as a person would in a real browser: the Files
  * title counting every file, the Authors screen without author files, a paced upload counting the
  * files chosen rather than those sent so far, and no 'Upload complete!' toast for a session whose
- * tracking an administrator cleared.
+ * tracking an administrator cleared; signing in from a loopback alias of the app's address, and
+ * signing out straight back to the sign-in screen.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,13 @@ import path from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileRecord, UploadSessionSummary } from '@sift/shared/contracts';
-import type { SiftApp } from './support/app.ts';
-import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
+import { SiftApp } from './support/app.ts';
+import {
+  INGEST_TIMEOUT_MS,
+  openBrowserSession,
+  SCREENSHOTS,
+  type BrowserSession,
+} from './support/session.ts';
 
 let session: BrowserSession;
 let app: SiftApp;
@@ -164,6 +170,31 @@ describe('Spec defects, in a browser', () => {
     },
     INGEST_TIMEOUT_MS * 2,
   );
+
+  it('signs in from the loopback address, which leads to the configured origin', async () => {
+    const context = await session.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const other = await context.newPage();
+      session.track(other);
+      const alias = app.url.replace('//localhost:', '//127.0.0.1:');
+      expect(alias).not.toBe(app.url);
+      await other.goto(`${alias}/login`);
+      const visitor = new SiftApp(other, app.url, SCREENSHOTS);
+      await visitor.at('/login');
+      await visitor.continueSignIn('admin@example.com', 'Ada Lovelace');
+      await visitor.at('/files');
+      await visitor.files.total(fileCount);
+      await visitor.screenshot('signed-in-from-loopback-alias');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs out back to the sign-in screen without a stop at the identity provider', async () => {
+    await app.signOut();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(new URL(page.url()).origin).toBe(app.url);
+  });
 
   it('raised no uncaught error in the page', () => {
     expect(session.pageErrors).toEqual([]);

@@ -137,13 +137,24 @@ export async function createDevIdp(options: DevIdpOptions): Promise<Router> {
       // Sift's own pages for sign-out (the defaults load web fonts, which fail offline).
       rpInitiatedLogout: {
         enabled: true,
+        // Sign-out from Sift itself (its ID token as the hint, which the provider has checked) is
+        // confirmed at once and returns to the app's origin (spec section 1); any other request
+        // to end the session asks first.
         logoutSource: (ctx, form) => {
           ctx.type = 'html';
+          const fromSift = Boolean(
+            (ctx.oidc.params as { id_token_hint?: unknown } | undefined)?.id_token_hint,
+          );
           ctx.body = page(
             'Sign out of Sift',
-            `<h1>Sign out of Sift?</h1>${form}
+            `<h1>${fromSift ? 'Signing you out…' : 'Sign out of Sift?'}</h1>${form}
 <button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
-<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+<button type="submit" form="op.logoutForm">No, stay signed in</button>${
+              fromSift
+                ? `<script>const f = document.getElementById('op.logoutForm'); const yes = document.createElement('input');
+yes.type = 'hidden'; yes.name = 'logout'; yes.value = 'yes'; f.appendChild(yes); f.submit();</script>`
+                : ''
+            }`,
           );
         },
         postLogoutSuccessSource: (ctx) => {
