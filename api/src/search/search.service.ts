@@ -87,12 +87,21 @@ export class SearchService {
   async search(
     ownerId: string,
     fileType: StoredFileType,
-    request: SearchFilters & { page: number; size: number },
+    request: SearchFilters &
+      Partial<Pick<ParsedSearchRequest, 'sortBy' | 'sortOrder'>> & {
+        page: number;
+        size: number;
+      },
   ): Promise<SearchResponse> {
     const { page, size } = request;
     try {
       const files = await this.files(ownerId, fileType, request);
-      const query: RowQuery = { files, criteria: request.searchCriteria, sheets: request.sheetNames };
+      const query: RowQuery = {
+        files,
+        criteria: request.searchCriteria,
+        sheets: request.sheetNames,
+        sort: request.sortBy ? { header: request.sortBy, order: request.sortOrder ?? 'asc' } : undefined,
+      };
       // The count and the page are read at once (the engine runs them side by side); a page past
       // the end comes back empty.
       const [totalRecords, hits] = await Promise.all([

@@ -32,14 +32,26 @@ export class RowSearch {
     return Number(row?.n ?? 0);
   }
 
-  /** One page of matching rows in (file, sheet, row number) order. `offset` and `limit` count rows. */
+  /**
+   * One page of matching rows in (file, sheet, row number) order, or by `query.sort` first. `offset`
+   * and `limit` count rows.
+   */
   async page(query: RowQuery, offset: number, limit: number): Promise<RowHit[]> {
     const c = compileQuery(query);
     if (!c) return [];
+    const params: Record<string, unknown> = { ...c.params, limit, offset };
+    const sortValue = query.sort && valueOf(query.files, query.sort.header, 'sortHeader');
+    let order = 'file_id, sheet, row_number';
+    if (query.sort && sortValue) {
+      params.sortHeader = query.sort.header;
+      const direction = query.sort.order === 'desc' ? 'DESC' : 'ASC';
+      // Blank cells last either way; values in English collation (case and accents second).
+      order = `(${sortValue}) = '' ASC, ${sortValue} ${direction} COLLATE 'en', ${order}`;
+    }
     const rs = await this.t.client.query({
       query: `SELECT ${c.select} FROM ${this.t.table} WHERE ${c.where}
-              ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
-      query_params: { ...c.params, limit, offset },
+              ORDER BY ${order} LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
+      query_params: params,
       format: 'JSONCompactEachRow',
     });
     return toHits(query, c, await rs.json<unknown[]>());

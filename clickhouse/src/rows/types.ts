@@ -74,6 +74,12 @@ export interface RowQuery {
   sheets?: string[] | undefined;
   /** Only these headers in the answer (when given); otherwise all columns of each file. */
   headers?: string[] | undefined;
+  /**
+   * Page order: by this header's value (English collation: `adam`, `Bob`, `Émile`, `Zoë`; blank
+   * values last; ties in file, sheet and row order). Unset, or a header no file has: file, sheet
+   * and row number.
+   */
+  sort?: { header: string; order: 'asc' | 'desc' } | undefined;
 }
 
 /** A matching row with its cells keyed by header name. */

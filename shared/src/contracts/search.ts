@@ -47,8 +47,19 @@ const uploadBound = z
   .string()
   .refine((s) => !Number.isNaN(uploadBoundMs(s)), 'Dates must be written as YYYY-MM-DD or in ISO 8601.');
 
+/**
+ * Sorting a search's rows: by one column's value (`sortBy`, a column name; English collation, so
+ * case and accents count only between equal letters; blank cells last) in `sortOrder`. Without it, or for a name no searched file has (the spec's Authors form
+ * sends `createdAt`), rows come in file, sheet and row order.
+ */
+const sortFields = {
+  sortBy: z.string().trim().max(1000).optional(),
+  sortOrder: z.enum(['asc', 'desc']).default('asc'),
+};
+
 /** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
 export const searchRequestSchema = z.object({
+  ...sortFields,
   fileIds: z
     .array(z.string())
     .max(MAX_FILE_FILTER, 'Maximum of 25 files can be selected at once. Please deselect some files first.')
@@ -100,6 +111,7 @@ export interface SearchResponse {
 
 /** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */
 export const authorSearchRequestSchema = z.object({
+  ...sortFields,
   searchCriteria: criteriaSchema,
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),

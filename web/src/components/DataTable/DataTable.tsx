@@ -1,5 +1,6 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { Checkbox, Table, VisuallyHidden } from '@mantine/core';
+import { Checkbox, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { pageSelection, withIds } from '../../lib/selection';
 
 /** One column of a DataTable: its header and how a row's cell is drawn. */
@@ -15,6 +16,11 @@ export interface DataColumn<T> {
   headerStyle?: CSSProperties;
   cellStyle?: CSSProperties;
   render: (row: T, index: number) => ReactNode;
+  /**
+   * A sortable column: its header is a button calling `onSort`, and the header says how the rows
+   * are sorted by it (`aria-sort`; null: not by this column).
+   */
+  sort?: { direction: 'asc' | 'desc' | null; onSort: () => void };
 }
 
 /** Rows chosen with a checkbox each, and one in the header for every row shown. */
@@ -89,8 +95,23 @@ export function DataTable<T>({
                 ta={column.align}
                 w={column.width}
                 style={column.headerStyle}
+                aria-sort={
+                  column.sort
+                    ? column.sort.direction === 'asc'
+                      ? 'ascending'
+                      : column.sort.direction === 'desc'
+                        ? 'descending'
+                        : 'none'
+                    : undefined
+                }
               >
-                {column.hideHeader ? <VisuallyHidden>{column.header}</VisuallyHidden> : column.header}
+                {column.hideHeader ? (
+                  <VisuallyHidden>{column.header}</VisuallyHidden>
+                ) : column.sort ? (
+                  <SortButton header={column.header} {...column.sort} />
+                ) : (
+                  column.header
+                )}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -123,5 +144,30 @@ export function DataTable<T>({
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** A sortable column's header: its name and an arrow for the current order; a click sorts. */
+function SortButton({
+  header,
+  direction,
+  onSort,
+}: {
+  header: string;
+  direction: 'asc' | 'desc' | null;
+  onSort: () => void;
+}) {
+  const Arrow = direction === 'asc' ? IconArrowUp : direction === 'desc' ? IconArrowDown : IconArrowsSort;
+  return (
+    <UnstyledButton
+      onClick={onSort}
+      fw={600}
+      fz="inherit"
+      title={`Sort by ${header}`}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+    >
+      {header}
+      <Arrow size={14} aria-hidden style={{ opacity: direction ? 1 : 0.4 }} />
+    </UnstyledButton>
   );
 }

@@ -8,6 +8,9 @@ export interface ColumnSearchRequest {
   searchCriteria: Record<string, string>;
   page: number;
   size: number;
+  /** Rows sorted by this column's value on the engine (unset: file, sheet and row order). */
+  sortBy?: string;
+  sortOrder?: 'asc' | 'desc';
 }
 
 /** What one search screen (Search: GENERAL files, Authors: AUTHOR files) keeps between visits. */

@@ -15,4 +15,30 @@ describe('useColumnSearchForm', () => {
     expect(useSearchStore.getState().screens.AUTHOR.request?.searchCriteria).toEqual({ Authors: 'smith' });
     expect(useSearchStore.getState().screens.AUTHOR.values.Title).toBe('snakes');
   });
+
+  it('sorts by a clicked column: ascending, descending, then file order; a new search keeps it', () => {
+    const columns = { available: ['Authors', 'Title'], visible: ['Authors', 'Title'] };
+    useSearchStore.getState().update('GENERAL', {
+      values: { Authors: 'smith' },
+      request: { searchCriteria: {}, page: 3, size: 20 },
+    });
+    const { result } = renderHook(() => useColumnSearchForm('GENERAL', columns, { autoSearch: false }));
+    const request = () => useSearchStore.getState().screens.GENERAL.request;
+    act(() => result.current.sortBy('Title'));
+    expect(request()).toMatchObject({ sortBy: 'Title', sortOrder: 'asc', page: 0 });
+    act(() => result.current.sortBy('Title'));
+    expect(request()).toMatchObject({ sortBy: 'Title', sortOrder: 'desc' });
+    act(() => void result.current.submit());
+    expect(request()).toEqual({
+      searchCriteria: { Authors: 'smith' },
+      page: 0,
+      size: 20,
+      sortBy: 'Title',
+      sortOrder: 'desc',
+    });
+    act(() => result.current.sortBy('Title'));
+    expect(request()).toEqual({ searchCriteria: { Authors: 'smith' }, page: 0, size: 20 });
+    act(() => result.current.sortBy('Authors'));
+    expect(request()).toMatchObject({ sortBy: 'Authors', sortOrder: 'asc' });
+  });
 });

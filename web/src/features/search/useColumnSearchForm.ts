@@ -5,6 +5,10 @@ import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
 
 export type { ColumnSearchRequest } from './store';
 
+/** The sort fields of a request, if it has them. */
+const sortOf = (request: ColumnSearchRequest | null): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder'> =>
+  request?.sortBy ? { sortBy: request.sortBy, sortOrder: request.sortOrder ?? 'asc' } : {};
+
 /**
  * State of a screen's per-column search form, kept in the search store so it survives a visit to
  * another tab: the text typed per column, the submitted request (null until the first search) and
@@ -46,10 +50,15 @@ export function useColumnSearchForm(
     [update],
   );
 
-  /** Submits the form; returns false when the same request is already shown (the caller refetches). */
+  /** Submits the form (keeping the sort); returns false when the same request is already shown (the caller refetches). */
   const submit = (): boolean => {
     const criteria = buildCriteria(shownValues);
-    const next: ColumnSearchRequest = { searchCriteria: criteria, page: 0, size: SEARCH_PAGE_SIZE };
+    const next: ColumnSearchRequest = {
+      searchCriteria: criteria,
+      page: 0,
+      size: SEARCH_PAGE_SIZE,
+      ...sortOf(request),
+    };
     const same = request !== null && JSON.stringify(request) === JSON.stringify(next);
     if (!same) update({ request: next });
     return !same;
@@ -58,6 +67,17 @@ export function useColumnSearchForm(
   const clear = () =>
     update({ values: {}, request: { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE } });
 
+  /** A column header clicked: sorts by it ascending, then descending, then back to file order (page 0). */
+  const sortBy = (column: string) =>
+    update((current) => {
+      if (!current.request) return {};
+      const { sortBy: by, sortOrder: order, ...rest } = current.request;
+      const next: ColumnSearchRequest = { ...rest, page: 0 };
+      if (by !== column) Object.assign(next, { sortBy: column, sortOrder: 'asc' });
+      else if (order !== 'desc') Object.assign(next, { sortBy: column, sortOrder: 'desc' });
+      return { request: next };
+    });
+
   const goToPage = (page: number) =>
     update((current) =>
       current.request ? { request: { ...current.request, page: Math.max(0, page) } } : {},
@@ -65,5 +85,5 @@ export function useColumnSearchForm(
 
   const activeTerms = useMemo(() => Object.keys(buildCriteria(shownValues)).length, [shownValues]);
 
-  return { values: shownValues, setValue, request, submit, clear, goToPage, activeTerms };
+  return { values: shownValues, setValue, request, submit, clear, goToPage, sortBy, activeTerms };
 }

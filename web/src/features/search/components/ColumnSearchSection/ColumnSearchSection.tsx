@@ -69,6 +69,12 @@ export function ColumnSearchSection({
         caption={caption}
         onPage={form.goToPage}
         onRetry={() => void search.refetch()}
+        sort={
+          form.request?.sortBy
+            ? { column: form.request.sortBy, order: form.request.sortOrder ?? 'asc' }
+            : null
+        }
+        onSort={form.sortBy}
       />
       <ExportDialog
         opened={exporter.opened}

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { ROW_META, type ResultRow } from '@sift/shared/contracts';
 import { renderUi } from '../../../../test/render';
 import { ResultsTable } from './ResultsTable';
@@ -61,5 +62,29 @@ describe('ResultsTable', () => {
         .map((h) => h.textContent),
     ).toEqual(['Abstract']);
     expect(within(table).getByTitle(long).textContent).toBe(long);
+  });
+
+  it('sorts by a column from its header, and says which column the rows are sorted by', async () => {
+    const onSort = vi.fn();
+    renderUi(
+      <ResultsTable
+        caption="Search results"
+        columns={['Title', 'Authors']}
+        rows={[row(2, { Title: 'Graphs', Authors: 'Smith, J' })]}
+        sort={{ column: 'Authors', order: 'desc' }}
+        onSort={onSort}
+      />,
+    );
+    const headers = within(screen.getByRole('table', { name: 'Search results' })).getAllByRole(
+      'columnheader',
+    );
+    expect(headers.map((h) => [h.textContent, h.getAttribute('aria-sort')])).toEqual([
+      ['File', null],
+      ['Sheet', null],
+      ['Title', 'none'],
+      ['Authors', 'descending'],
+    ]);
+    await userEvent.click(within(headers[2]!).getByRole('button', { name: 'Title' }));
+    expect(onSort).toHaveBeenCalledWith('Title');
   });
 });

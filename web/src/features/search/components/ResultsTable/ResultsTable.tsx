@@ -9,6 +9,9 @@ export interface ResultsTableProps {
   caption: string;
   /** Show the File and Sheet columns first (general search). */
   withSource?: boolean;
+  /** The column the rows are sorted by, and how; with `onSort`, column headers sort on a click. */
+  sort?: { column: string; order: 'asc' | 'desc' } | null;
+  onSort?: (column: string) => void;
 }
 
 function rowKey(row: ResultRow, index: number): string {
@@ -34,7 +37,7 @@ const sourceColumn = (header: string, key: string): DataColumn<ResultRow> => ({
 });
 
 /** Search results, scrolling horizontally; empty cells are blank. */
-export function ResultsTable({ columns, rows, caption, withSource = true }: ResultsTableProps) {
+export function ResultsTable({ columns, rows, caption, withSource = true, sort, onSort }: ResultsTableProps) {
   const minWidth = Math.min(640, (columns.length + (withSource ? 2 : 0)) * 140);
   const dataColumns: DataColumn<ResultRow>[] = [
     ...(withSource ? [sourceColumn('File', ROW_META.fileName), sourceColumn('Sheet', ROW_META.sheet)] : []),
@@ -43,6 +46,10 @@ export function ResultsTable({ columns, rows, caption, withSource = true }: Resu
       header: column,
       headerStyle: HEADER_STYLE,
       cellStyle: CELL_STYLE,
+      sort: onSort && {
+        direction: sort?.column === column ? sort.order : null,
+        onSort: () => onSort(column),
+      },
       render: (row) => (
         <Text size="sm" lineClamp={4} title={cellText(row, column)}>
           {cellText(row, column)}

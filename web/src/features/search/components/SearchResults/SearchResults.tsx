@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { Alert, Box, Button, Center, Loader, LoadingOverlay, Stack, Text } from '@mantine/core';
 import type { SearchResponse } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
-import { ResultsTable } from '../ResultsTable/ResultsTable';
+import { ResultsTable, type ResultsTableProps } from '../ResultsTable/ResultsTable';
 import { SearchPager } from '../SearchPager/SearchPager';
 
 export interface SearchResultsProps {
@@ -19,6 +19,9 @@ export interface SearchResultsProps {
   onPage: (page: number) => void;
   onRetry: () => void;
   idleText?: string;
+  /** The current sort and the header click that changes it (see ResultsTable). */
+  sort?: ResultsTableProps['sort'];
+  onSort?: ResultsTableProps['onSort'];
 }
 
 /**
@@ -37,6 +40,8 @@ export function SearchResults({
   onPage,
   onRetry,
   idleText = 'Perform a search to see results.',
+  sort,
+  onSort,
 }: SearchResultsProps) {
   const lastRows = useRef<SearchResponse | null>(null);
   if (data?.searchAvailable && data.data.length > 0) lastRows.current = data;
@@ -77,6 +82,8 @@ export function SearchResults({
             caption={`${caption} (last results shown)`}
             onPage={onPage}
             loading={false}
+            sort={sort}
+            onSort={onSort}
           />
         )}
       </Stack>
@@ -113,6 +120,8 @@ export function SearchResults({
       caption={caption}
       onPage={onPage}
       loading={loading}
+      sort={sort}
+      onSort={onSort}
     />
   );
 }
@@ -125,7 +134,12 @@ function RowsPage({
   caption,
   onPage,
   loading,
-}: Pick<SearchResultsProps, 'columns' | 'withSource' | 'caption' | 'onPage' | 'loading'> & {
+  sort,
+  onSort,
+}: Pick<
+  SearchResultsProps,
+  'columns' | 'withSource' | 'caption' | 'onPage' | 'loading' | 'sort' | 'onSort'
+> & {
   data: SearchResponse;
 }) {
   return (
@@ -140,7 +154,14 @@ function RowsPage({
       />
       <Box pos="relative" aria-busy={loading}>
         <LoadingOverlay visible={loading} zIndex={5} />
-        <ResultsTable columns={columns} rows={data.data} caption={caption} withSource={withSource} />
+        <ResultsTable
+          columns={columns}
+          rows={data.data}
+          caption={caption}
+          withSource={withSource}
+          sort={sort}
+          onSort={onSort}
+        />
       </Box>
     </Stack>
   );

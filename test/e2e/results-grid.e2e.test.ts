@@ -1,0 +1,74 @@
+/**
+ * The search results grid in a real browser (issue 23): sorting the rows by a column from its
+ * header, on the engine, across pages.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SiftApp } from './support/app.ts';
+import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
+
+let session: BrowserSession;
+let app: SiftApp;
+let page: Page;
+let dir: string;
+
+beforeAll(async () => {
+  session = await openBrowserSession();
+  ({ app, page } = session);
+  dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-grid-'));
+  await app.signInNew('admin@example.com', 'Ada Lovelace');
+});
+
+afterAll(async () => {
+  await session?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The Name cell of each result row, in order. */
+async function namesShown(): Promise<string[]> {
+  const table = page.getByRole('table', { name: /^Search results/ });
+  const header = await table.getByRole('columnheader').allTextContents();
+  const at = header.indexOf('Name');
+  const rows = await table.getByRole('row').all();
+  const names: string[] = [];
+  for (const row of rows.slice(1)) names.push((await row.getByRole('cell').nth(at).textContent()) ?? '');
+  return names;
+}
+
+describe('Results grid, in a browser', () => {
+  it(
+    'sorts the results by a column from its header, ascending then descending',
+    async () => {
+      const file = path.join(dir, 'people.csv');
+      // 25 rows: two pages of 20; the names in file order are not sorted.
+      const names = Array.from({ length: 25 }, (_, i) => `Person ${String((i * 7) % 25).padStart(2, '0')}`);
+      writeFileSync(file, `Name,City\n${names.map((n) => `${n},Paris`).join('\n')}\n`);
+      await app.open('Upload');
+      await app.upload.choose(file);
+      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.open('Search');
+      await app.sees('Showing 1 to 20 of 25 results');
+
+      const nameHeader = page.getByRole('columnheader', { name: 'Name' });
+      await nameHeader.getByRole('button', { name: 'Name' }).click();
+      await page.locator('th[aria-sort="ascending"]').waitFor();
+      await expect.poll(namesShown).toEqual([...names].sort().slice(0, 20));
+      await app.screenshot('search-sorted-ascending');
+
+      await nameHeader.getByRole('button', { name: 'Name' }).click();
+      await page.locator('th[aria-sort="descending"]').waitFor();
+      await expect.poll(namesShown).toEqual([...names].sort().reverse().slice(0, 20));
+      // The second page goes on in the same order.
+      await page.getByRole('button', { name: 'Next' }).first().click();
+      await expect.poll(namesShown).toEqual([...names].sort().reverse().slice(20));
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it('raised no uncaught error in the page', () => {
+    expect(session.pageErrors).toEqual([]);
+  });
+});
