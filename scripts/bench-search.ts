@@ -12,6 +12,8 @@
  *   against the engine running the same SQL the same way (the count and the page side by side,
  *   from this process), the difference (the API's fixed cost: HTTP, token, account, file list) and
  *   the ratio; SQLite `LIKE` on the same rows (the `sqlite3` shell, `apt-get install sqlite3`).
+ * - The first page sorted by a column (a common term, and every row) against the same search in
+ *   file order, through the API (issue 23).
  * - Suggestions while typing (`GET /api/file/autocomplete/regular/{column}`): p50 and p95 over every
  *   prefix of a rare and of common names, as typed, each prefix asked once per round.
  * - CSV export through the API against the engine writing `FORMAT CSVWithNames` (best of two
@@ -61,6 +63,12 @@ const SEARCHES: [string, Record<string, string>][] = [
   ['common term', { 'Author Full Names': 'kowalski' }],
   ['two criteria', { 'Author Full Names': 'kowalski', Country: 'japan' }],
 ];
+/** Searches timed sorted by SORT_COLUMN and in file order (issue 23). */
+const SORTED: [string, Record<string, string>][] = [
+  ['common term', { 'Author Full Names': 'kowalski' }],
+  ['every row', {}],
+];
+const SORT_COLUMN = 'Article Title';
 /** Goals of issue 22, printed beside each figure. */
 const GOALS = {
   /** The API's time over the engine's for the same SQL, ms. */
@@ -223,6 +231,16 @@ try {
         row[`${name}: SQLite LIKE ms`] =
           `${sqlite.toFixed(0)} (${(sqlite / http).toFixed(0)}× the API's time)`;
       }
+    }
+
+    // Sorting by a column (issue 23): the first page sorted by the title against the same search
+    // in file order, through the API, in turn.
+    for (const [name, criteria] of SORTED) {
+      const search = (sort: object) => () =>
+        api<SearchResponse>('/file/search', { searchCriteria: criteria, page: 0, size: 20, ...sort });
+      const timing = await paired(search({ sortBy: SORT_COLUMN, sortOrder: 'asc' }), search({}));
+      row[`sorted by ${SORT_COLUMN}, ${name}: API ms`] =
+        `${timing.a.toFixed(1)} (${timing.b.toFixed(1)} in file order)`;
     }
 
     for (const [kind, names] of Object.entries(TYPED)) {
