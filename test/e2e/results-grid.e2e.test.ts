@@ -1,6 +1,7 @@
 /**
  * The search results grid in a real browser (issue 23): sorting the rows by a column from its
- * header, on the engine, across pages.
+ * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
+ * shared link); matches marked in the cells.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,39 @@ describe('Results grid, in a browser', () => {
     },
     INGEST_TIMEOUT_MS + 30_000,
   );
+
+  it('keeps the search in the URL: a reload keeps it, Back returns to the one before', async () => {
+    const sorted = [...Array(25).keys()].map((i) => `Person ${String((i * 7) % 25).padStart(2, '0')}`).sort();
+    // Where the last test left the screen: sorted descending, page 2.
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('Name');
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    await page.reload();
+    await page.locator('th[aria-sort="descending"]').waitFor();
+    await app.sees('Showing 21 to 25 of 25 results');
+    await expect.poll(namesShown).toEqual([...sorted].reverse().slice(20));
+
+    await page.goBack();
+    await app.sees('Showing 1 to 20 of 25 results');
+    await expect.poll(namesShown).toEqual([...sorted].reverse().slice(0, 20));
+    await page.goForward();
+    await app.sees('Showing 21 to 25 of 25 results');
+  });
+
+  it('opens a shared link: its criteria in the inputs, matches marked, unknown files dropped', async () => {
+    const link = `${app.url}/search?q.Name=person+0&include=not-a-file-of-this-account&sort=Name`;
+    await page.goto(link);
+    await app.sees('Showing 10 results');
+    expect(await app.search.columnInput('Name').inputValue()).toBe('person 0');
+    await page.getByRole('button', { name: 'All files' }).waitFor();
+    const marks = await page
+      .getByRole('table', { name: /^Search results/ })
+      .locator('mark')
+      .allTextContents();
+    expect(marks).toHaveLength(10);
+    expect(new Set(marks)).toEqual(new Set(['Person 0']));
+    await expect.poll(namesShown).toEqual(Array.from({ length: 10 }, (_, i) => `Person 0${i}`));
+    await app.screenshot('search-shared-link-highlighted');
+  });
 
   it('raised no uncaught error in the page', () => {
     expect(session.pageErrors).toEqual([]);

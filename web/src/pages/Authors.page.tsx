@@ -5,10 +5,12 @@ import { ColumnSearchSection } from '../features/search/components/ColumnSearchS
 import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
 import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
 import { useColumnSearchScreen } from '../features/search/useColumnSearchScreen';
+import { useSearchUrl } from '../features/search/useSearchUrl';
 
 /** /authors: per-column search over the AUTHOR files (one author and their email per row). */
 export function AuthorsPage() {
   const screen = useColumnSearchScreen('AUTHOR');
+  useSearchUrl('AUTHOR');
   const { files, form, typed: authorFiles, hasFiles: hasAuthorFiles } = screen;
 
   if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { FileRecord } from '@sift/shared/contracts';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
@@ -10,6 +10,7 @@ import { PageHeader } from '../components/PageHeader/PageHeader';
 import { filteredFiles, filterScope, type FileFilter } from '../features/search/fileFilter';
 import { useColumnSearchScreen } from '../features/search/useColumnSearchScreen';
 import { useScreenSearchState } from '../features/search/store';
+import { useSearchUrl } from '../features/search/useSearchUrl';
 
 /** /search: per-column search over the PROCESSED GENERAL files. */
 export function SearchPage() {
@@ -19,6 +20,15 @@ export function SearchPage() {
   const columnsOf = useCallback((files: FileRecord[]) => filteredFiles(files, filter), [filter]);
   const screen = useColumnSearchScreen('GENERAL', { scope, columnsOf });
   const { files, typed } = screen;
+  useSearchUrl('GENERAL');
+  // A shared link may name files this account does not have: they leave the filter.
+  const known = files.data ? typed : null;
+  useEffect(() => {
+    if (!known) return;
+    const ids = new Set(known.map((f) => f.id));
+    if (filter.fileIds.some((id) => !ids.has(id)))
+      update({ filter: { ...filter, fileIds: filter.fileIds.filter((id) => ids.has(id)) } });
+  }, [known, filter, update]);
 
   if (files.isPending) return <FullScreenLoader label="Loading your data..." fullHeight={false} />;
   if (files.isError && !files.data) {

@@ -29,8 +29,10 @@ export function useColumnSearchForm(
     [values, visibleSet],
   );
 
-  // Re-sync with the available columns: unavailable ones are dropped with their search text.
+  // Re-sync with the available columns: unavailable ones are dropped with their search text. No
+  // columns yet (the files are loading) drops nothing: a shared link's text must survive that.
   useEffect(() => {
+    if (columnSet.size === 0) return;
     update((current) => {
       const kept = Object.entries(current.values).filter(([column]) => columnSet.has(column));
       return kept.length === Object.keys(current.values).length ? {} : { values: Object.fromEntries(kept) };

@@ -75,6 +75,7 @@ export function ColumnSearchSection({
             : null
         }
         onSort={form.sortBy}
+        highlights={form.request?.searchCriteria}
       />
       <ExportDialog
         opened={exporter.opened}

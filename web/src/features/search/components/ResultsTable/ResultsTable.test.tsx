@@ -87,4 +87,19 @@ describe('ResultsTable', () => {
     await userEvent.click(within(headers[2]!).getByRole('button', { name: 'Title' }));
     expect(onSort).toHaveBeenCalledWith('Title');
   });
+
+  it('marks what the search matched in the searched columns only, whatever its case', () => {
+    renderUi(
+      <ResultsTable
+        caption="Search results"
+        columns={['Title', 'Authors']}
+        rows={[row(2, { Title: 'Smith and smiths', Authors: 'Smith, J; Smithers, K' })]}
+        highlights={{ Authors: 'SMITH' }}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Search results' });
+    const marks = Array.from(table.querySelectorAll('mark')).map((m) => m.textContent);
+    expect(marks).toEqual(['Smith', 'Smith']);
+    expect(within(table).getByTitle('Smith, J; Smithers, K').textContent).toBe('Smith, J; Smithers, K');
+  });
 });

@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Highlight, Text } from '@mantine/core';
 import { ROW_META, type ResultRow } from '@sift/shared/contracts';
 import { DataTable, type DataColumn } from '../../../../components/DataTable/DataTable';
 import { cellText } from '../../search';
@@ -12,6 +12,8 @@ export interface ResultsTableProps {
   /** The column the rows are sorted by, and how; with `onSort`, column headers sort on a click. */
   sort?: { column: string; order: 'asc' | 'desc' } | null;
   onSort?: (column: string) => void;
+  /** Column → the searched text: its matches in that column's cells are marked (case-insensitive). */
+  highlights?: Readonly<Record<string, string>>;
 }
 
 function rowKey(row: ResultRow, index: number): string {
@@ -37,7 +39,15 @@ const sourceColumn = (header: string, key: string): DataColumn<ResultRow> => ({
 });
 
 /** Search results, scrolling horizontally; empty cells are blank. */
-export function ResultsTable({ columns, rows, caption, withSource = true, sort, onSort }: ResultsTableProps) {
+export function ResultsTable({
+  columns,
+  rows,
+  caption,
+  withSource = true,
+  sort,
+  onSort,
+  highlights = {},
+}: ResultsTableProps) {
   const minWidth = Math.min(640, (columns.length + (withSource ? 2 : 0)) * 140);
   const dataColumns: DataColumn<ResultRow>[] = [
     ...(withSource ? [sourceColumn('File', ROW_META.fileName), sourceColumn('Sheet', ROW_META.sheet)] : []),
@@ -50,11 +60,19 @@ export function ResultsTable({ columns, rows, caption, withSource = true, sort, 
         direction: sort?.column === column ? sort.order : null,
         onSort: () => onSort(column),
       },
-      render: (row) => (
-        <Text size="sm" lineClamp={4} title={cellText(row, column)}>
-          {cellText(row, column)}
-        </Text>
-      ),
+      render: (row) => {
+        const text = cellText(row, column);
+        const term = highlights[column];
+        return term ? (
+          <Highlight size="sm" lineClamp={4} title={text} highlight={term}>
+            {text}
+          </Highlight>
+        ) : (
+          <Text size="sm" lineClamp={4} title={text}>
+            {text}
+          </Text>
+        );
+      },
     })),
   ];
   return (

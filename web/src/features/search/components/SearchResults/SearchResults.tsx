@@ -22,6 +22,7 @@ export interface SearchResultsProps {
   /** The current sort and the header click that changes it (see ResultsTable). */
   sort?: ResultsTableProps['sort'];
   onSort?: ResultsTableProps['onSort'];
+  highlights?: ResultsTableProps['highlights'];
 }
 
 /**
@@ -42,6 +43,7 @@ export function SearchResults({
   idleText = 'Perform a search to see results.',
   sort,
   onSort,
+  highlights,
 }: SearchResultsProps) {
   const lastRows = useRef<SearchResponse | null>(null);
   if (data?.searchAvailable && data.data.length > 0) lastRows.current = data;
@@ -84,6 +86,7 @@ export function SearchResults({
             loading={false}
             sort={sort}
             onSort={onSort}
+            highlights={highlights}
           />
         )}
       </Stack>
@@ -122,6 +125,7 @@ export function SearchResults({
       loading={loading}
       sort={sort}
       onSort={onSort}
+      highlights={highlights}
     />
   );
 }
@@ -136,9 +140,10 @@ function RowsPage({
   loading,
   sort,
   onSort,
+  highlights,
 }: Pick<
   SearchResultsProps,
-  'columns' | 'withSource' | 'caption' | 'onPage' | 'loading' | 'sort' | 'onSort'
+  'columns' | 'withSource' | 'caption' | 'onPage' | 'loading' | 'sort' | 'onSort' | 'highlights'
 > & {
   data: SearchResponse;
 }) {
@@ -161,6 +166,7 @@ function RowsPage({
           withSource={withSource}
           sort={sort}
           onSort={onSort}
+          highlights={highlights}
         />
       </Box>
     </Stack>

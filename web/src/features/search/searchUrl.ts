@@ -1,0 +1,76 @@
+/**
+ * A search screen's state in its URL's query string, so a reload keeps the search, the back button
+ * goes to the search before, and a copied link opens the same search (issue 23):
+ *
+ *   /search?q.Authors=smith&q.Country=japan&include=<id>,<id>&hide=Abstract&sort=Title&order=desc&page=2
+ *
+ * `q.<column>`: a submitted criterion; `include` / `exclude`: the file filter (general search);
+ * `hide`: a column hidden in Column Settings (repeated); `sort` and `order` (`asc` unless `desc`);
+ * `page`: one-based, left out for the first. Pure: no router, no store.
+ */
+import { NO_FILE_FILTER } from './fileFilter';
+import { SEARCH_PAGE_SIZE } from './search';
+import type { ColumnSearchRequest, ScreenSearchState } from './store';
+
+const CRITERION = 'q.';
+const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'page']);
+
+/** What of a screen's state the URL holds. */
+export type UrlSearchState = Pick<ScreenSearchState, 'request' | 'hidden' | 'filter'>;
+
+/** The query string (without `?`) for a screen's state; '' before its first search. */
+export function searchToUrl(state: UrlSearchState): string {
+  const { request, hidden, filter } = state;
+  if (!request) return '';
+  const params = new URLSearchParams();
+  for (const [column, text] of Object.entries(request.searchCriteria))
+    params.append(`${CRITERION}${column}`, text);
+  if (filter.fileIds.length) params.set(filter.mode, filter.fileIds.join(','));
+  for (const column of hidden) params.append('hide', column);
+  if (request.sortBy) {
+    params.set('sort', request.sortBy);
+    if (request.sortOrder === 'desc') params.set('order', 'desc');
+  }
+  if (request.page > 0) params.set('page', String(request.page + 1));
+  return params.toString();
+}
+
+/**
+ * The state a query string describes, or null when it holds none of these parameters (a bare
+ * `/search`: the screen keeps what it has). Criteria with blank text are left out; a page that is
+ * not a whole number from 1 reads as the first.
+ */
+export function searchFromUrl(search: string): UrlSearchState | null {
+  const params = new URLSearchParams(search);
+  const keys = [...params.keys()];
+  if (!keys.some((key) => key.startsWith(CRITERION) || KNOWN.has(key))) return null;
+  const searchCriteria = Object.create(null) as Record<string, string>;
+  for (const [key, value] of params) {
+    const column = key.slice(CRITERION.length).trim();
+    if (key.startsWith(CRITERION) && column && value.trim()) searchCriteria[column] = value.trim();
+  }
+  const page = Number(params.get('page'));
+  const request: ColumnSearchRequest = {
+    searchCriteria,
+    page: Number.isInteger(page) && page >= 1 ? page - 1 : 0,
+    size: SEARCH_PAGE_SIZE,
+  };
+  const sortBy = params.get('sort')?.trim();
+  if (sortBy) {
+    request.sortBy = sortBy;
+    request.sortOrder = params.get('order') === 'desc' ? 'desc' : 'asc';
+  }
+  const ids = (mode: 'include' | 'exclude') =>
+    (params.get(mode) ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+  const excluded = ids('exclude');
+  const included = ids('include');
+  const filter = included.length
+    ? { mode: 'include' as const, fileIds: included }
+    : excluded.length
+      ? { mode: 'exclude' as const, fileIds: excluded }
+      : NO_FILE_FILTER;
+  return { request, hidden: params.getAll('hide'), filter };
+}
