@@ -99,6 +99,7 @@ describe('Results grid, in a browser', () => {
     expect(marks).toHaveLength(10);
     expect(new Set(marks)).toEqual(new Set(['Person 0']));
     await expect.poll(namesShown).toEqual(Array.from({ length: 10 }, (_, i) => `Person 0${i}`));
+    await page.getByRole('button', { name: 'Search', exact: true }).waitFor(); // not 'Searching...'
     await app.screenshot('search-shared-link-highlighted');
   });
 
