@@ -49,12 +49,13 @@ const uploadBound = z
 
 /**
  * Sorting a search's rows: by one column's value (`sortBy`, a column name; English collation, so
- * case and accents count only between equal letters; blank cells last) in `sortOrder`. Without it, or for a name no searched file has (the spec's Authors form
+ * case and accents count only between equal letters; blank cells last) in `sortOrder` (`asc` when
+ * not given). Without it, or for a name no searched file has (the spec's Authors form
  * sends `createdAt`), rows come in file, sheet and row order.
  */
 const sortFields = {
   sortBy: z.string().trim().max(1000).optional(),
-  sortOrder: z.enum(['asc', 'desc']).default('asc'),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
 };
 
 /** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
