@@ -120,9 +120,18 @@ describe('suggestions', () => {
       'Kim, J',
       'Okafor, N',
     ]);
+  });
+
+  it('suggests single items of a multi-value column (Authors), not whole lists', async () => {
     expect(await user.json<string[]>('/file/autocomplete/regular/Authors?query=k')).toEqual([
       'Kim, J',
-      'Kim, J; Okafor, N',
+      'Okafor, N',
+    ]);
+    expect(await user.json<string[]>('/file/autocomplete/regular/Authors?query=oka')).toEqual(['Okafor, N']);
+    // Other columns keep whole values.
+    expect(await user.json<string[]>('/file/autocomplete/regular/Article%20Title?query=graph')).toEqual([
+      'Graph methods',
+      'More graphs',
     ]);
   });
 

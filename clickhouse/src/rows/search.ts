@@ -15,6 +15,31 @@ const SUGGEST_SETTINGS = {
   read_overflow_mode: 'break',
 } as const;
 
+/**
+ * Headers whose cells are `;`-separated lists in Web of Science and Scopus exports: a suggestion
+ * for one of them is a single item (`Smith, M`), not a whole list.
+ */
+export const MULTI_VALUE_HEADERS: ReadonlySet<string> = new Set([
+  'Authors',
+  'Author Full Names',
+  'Author full names',
+  'Book Authors',
+  'Book Author Full Names',
+  'Book Editors',
+  'Group Authors',
+  'Book Group Authors',
+  'Email Addresses',
+  'Author Keywords',
+  'Keywords Plus',
+  'Index Keywords',
+  'Researcher Ids',
+  'ORCIDs',
+  'WoS Categories',
+  'Research Areas',
+  'Affiliations',
+  'Funding Orgs',
+]);
+
 /** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
 export class RowSearch {
   constructor(private readonly t: RowsTable) {}
@@ -90,7 +115,9 @@ export class RowSearch {
    * Distinct values of one column over `files` that contain `query` (case-insensitive; all values
    * when `query` is empty), most frequent first, at most `limit`. Bounded: the engine stops reading
    * after SUGGEST_LIMITS (time and rows read) and the answer is built from what it has read, so a
-   * suggestion over ten million rows answers in time, possibly from part of the data.
+   * suggestion over ten million rows answers in time, possibly from part of the data. For a
+   * MULTI_VALUE_HEADERS header the values are the trimmed items of each cell's `;` list (the bound
+   * then counts items).
    */
   async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
     const value = valueOf(files, header, 'h');
@@ -102,11 +129,17 @@ export class RowSearch {
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
+    const matches = query ? ' AND v ILIKE {t:String}' : '';
+    // The cell is matched first (its skip index serves that), then each of its items.
+    const read = MULTI_VALUE_HEADERS.has(header)
+      ? `SELECT v FROM (
+           SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table}
+           WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${value} ILIKE {t:String}` : ''})
+         WHERE v != ''${matches}`
+      : `SELECT ${value} AS v FROM ${this.t.table}
+         WHERE file_id IN {fileIds:Array(String)} AND v != ''${matches}`;
     const rs = await this.t.client.query({
-      query: `SELECT v FROM (
-                SELECT ${value} AS v FROM ${this.t.table}
-                WHERE file_id IN {fileIds:Array(String)} AND v != ''${query ? ' AND v ILIKE {t:String}' : ''}
-                LIMIT {sample:UInt64})
+      query: `SELECT v FROM (${read} LIMIT {sample:UInt64})
               GROUP BY v ORDER BY count() DESC, v LIMIT {limit:UInt64}`,
       query_params: params,
       format: 'JSONCompactEachRow',
