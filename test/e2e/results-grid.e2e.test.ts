@@ -1,7 +1,7 @@
 /**
  * The search results grid in a real browser (issue 23): sorting the rows by a column from its
  * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
- * shared link); matches marked in the cells.
+ * shared link); matches marked in the cells; saved searches.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,28 @@ describe('Results grid, in a browser', () => {
     await expect.poll(namesShown).toEqual(Array.from({ length: 10 }, (_, i) => `Person 0${i}`));
     await page.getByRole('button', { name: 'Search', exact: true }).waitFor(); // not 'Searching...'
     await app.screenshot('search-shared-link-highlighted');
+  });
+
+  it('saves the search under a name, opens it again after Clear All, and deletes it', async () => {
+    // Where the last test left the screen: 'person 0', sorted by Name.
+    await page.getByRole('button', { name: 'Save search' }).click();
+    const dialog = app.dialog('Save search');
+    await dialog.getByLabel('Name').fill('Early people');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Saved searches (1)' }).waitFor();
+
+    await app.search.clearAll();
+    await app.sees('Showing 1 to 20 of 25 results');
+    await page.getByRole('button', { name: 'Saved searches (1)' }).click();
+    await page.getByRole('listitem', { name: 'Early people' }).getByText('Early people').click();
+    await app.sees('Showing 10 results');
+    expect(await app.search.columnInput('Name').inputValue()).toBe('person 0');
+    await page.locator('th[aria-sort="ascending"]').waitFor();
+    expect(new URL(page.url()).searchParams.get('q.Name')).toBe('person 0');
+
+    await page.getByRole('button', { name: 'Saved searches (1)' }).click();
+    await page.getByRole('button', { name: 'Delete Early people' }).click();
+    await page.getByRole('button', { name: 'Saved searches (0)' }).waitFor();
   });
 
   it('raised no uncaught error in the page', () => {

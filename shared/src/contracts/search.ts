@@ -205,5 +205,7 @@ export interface SavedQuery {
   sheetNames?: string[];
   startDate?: string;
   endDate?: string;
+  sortBy?: string;
+  sortOrder?: 'asc' | 'desc';
   createdAt: string;
 }

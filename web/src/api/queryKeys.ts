@@ -25,6 +25,9 @@ export const queryKeys = {
     column: (source: SuggestionSource, column: string, query: string) =>
       [...queryKeys.suggestions.all, source, column, query] as const,
   },
+  savedSearches: {
+    all: ['saved-searches'] as const,
+  },
   exports: {
     all: ['exports'] as const,
     list: () => [...queryKeys.exports.all, 'list'] as const,

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { FileRecord, FileType } from '@sift/shared/contracts';
+import type { FileRecord, FileType, SavedQuery } from '@sift/shared/contracts';
 import { unionColumns } from '@sift/shared/contracts';
 import { useAuthorsSearch, useGeneralSearch } from './api';
 import { useFiles } from '../files/api';
+import { fromSavedSearch } from './savedSearches';
 import { useScreenSearchState } from './store';
 import type { SuggestionSource } from '../../api/queryKeys';
 import { visibleColumns } from './columns';
@@ -38,7 +39,7 @@ export function useColumnSearchScreen(
   const typed = useMemo(() => searchableFiles(files.data, fileType), [files.data, fileType]);
   const { columnsOf } = options;
   const columns = useMemo(() => unionColumns(columnsOf ? columnsOf(typed) : typed), [typed, columnsOf]);
-  const [{ hidden: hiddenList }, update] = useScreenSearchState(fileType);
+  const [{ hidden: hiddenList, filter: searchFilter }, update] = useScreenSearchState(fileType);
   const hidden = useMemo(() => new Set(hiddenList), [hiddenList]);
   const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
   const visibleSet = useMemo(() => new Set(visible), [visible]);
@@ -95,7 +96,16 @@ export function useColumnSearchScreen(
     [fileType, scope],
   );
 
+  /** Opens a saved search here: its criteria (in the inputs too), sort and files, page 1. */
+  const openSaved = (saved: SavedQuery) => {
+    const { request, filter, values } = fromSavedSearch(saved);
+    update({ request, values, autoSearched: true, ...(fileType === 'GENERAL' ? { filter } : {}) });
+  };
+
   return {
+    fileType,
+    filter: searchFilter,
+    openSaved,
     files,
     typed,
     hasFiles,

@@ -4,6 +4,7 @@ import type { ColumnSearchScreen } from '../../useColumnSearchScreen';
 import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
 import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
 import { ExportDialog } from '../../../export/components/ExportDialog/ExportDialog';
+import { SavedSearches } from '../SavedSearches/SavedSearches';
 import { SearchResults } from '../SearchResults/SearchResults';
 
 export interface ColumnSearchSectionProps {
@@ -53,9 +54,17 @@ export function ColumnSearchSection({
           searching={screen.loading}
           activeTerms={form.activeTerms}
           extraActions={
-            <Button variant="light" onClick={exporter.open} disabled={exporter.exporting}>
-              Export Results
-            </Button>
+            <>
+              <Button variant="light" onClick={exporter.open} disabled={exporter.exporting}>
+                Export Results
+              </Button>
+              <SavedSearches
+                fileType={screen.fileType}
+                request={form.request}
+                filter={screen.filter}
+                onOpen={screen.openSaved}
+              />
+            </>
           }
         />
       </Paper>
