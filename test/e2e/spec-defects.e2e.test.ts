@@ -171,6 +171,26 @@ describe('Spec defects, in a browser', () => {
     INGEST_TIMEOUT_MS * 2,
   );
 
+  it('shows whole type and status badges on a 390 px wide screen', async () => {
+    const phone = await session.context.newPage();
+    try {
+      session.track(phone);
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${app.url}/files`);
+      await phone.getByRole('heading', { name: `All Files (${fileCount} total)` }).waitFor();
+      const labels = phone.locator('table .mantine-Badge-label');
+      await labels.first().waitFor();
+      const cut = await labels.evaluateAll((els) =>
+        els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+      );
+      expect(cut).toEqual([]);
+      expect(await labels.count()).toBeGreaterThan(0);
+      await phone.screenshot({ path: `${SCREENSHOTS}/files-390px.png` });
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('signs in from the loopback address, which leads to the configured origin', async () => {
     const context = await session.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
