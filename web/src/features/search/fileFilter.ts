@@ -42,6 +42,19 @@ export function filterScope(filter: FileFilter): { fileIds?: string[]; excludedF
     : { excludedFileIds: [...filter.fileIds] };
 }
 
+/**
+ * The filter of search request fields (the inverse of filterScope): `fileIds` when it lists any,
+ * else `excludedFileIds`, else no filter.
+ */
+export function filterOfScope(scope: {
+  fileIds?: readonly string[];
+  excludedFileIds?: readonly string[];
+}): FileFilter {
+  if (scope.fileIds?.length) return { mode: 'include', fileIds: scope.fileIds };
+  if (scope.excludedFileIds?.length) return { mode: 'exclude', fileIds: scope.excludedFileIds };
+  return NO_FILE_FILTER;
+}
+
 /** The files a filter leaves in the search, of the searchable ones. */
 export function filteredFiles<T extends { id: string }>(files: readonly T[], filter: FileFilter): T[] {
   if (filter.fileIds.length === 0) return [...files];

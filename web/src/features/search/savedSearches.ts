@@ -3,9 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FileType, SavedQuery, SaveQueryRequest } from '@sift/shared/contracts';
 import { apiRequest } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
-import { NO_FILE_FILTER, type FileFilter } from './fileFilter';
+import { filterOfScope, filterScope, type FileFilter } from './fileFilter';
 import { SEARCH_PAGE_SIZE } from './search';
-import type { ColumnSearchRequest } from './store';
+import { sortOf, type ColumnSearchRequest } from './store';
 
 /** `GET /api/file/queries`: the account's saved searches, newest first. */
 export function useSavedSearches() {
@@ -45,12 +45,8 @@ export function toSavedSearch(
     name,
     fileType,
     searchCriteria: request.searchCriteria,
-    ...(request.sortBy ? { sortBy: request.sortBy, sortOrder: request.sortOrder ?? 'asc' } : {}),
-    ...(filter.fileIds.length
-      ? filter.mode === 'include'
-        ? { fileIds: [...filter.fileIds] }
-        : { excludedFileIds: [...filter.fileIds] }
-      : {}),
+    ...sortOf(request),
+    ...filterScope(filter),
   };
 }
 
@@ -64,15 +60,7 @@ export function fromSavedSearch(saved: SavedQuery): {
     searchCriteria: saved.searchCriteria,
     page: 0,
     size: SEARCH_PAGE_SIZE,
+    ...sortOf(saved),
   };
-  if (saved.sortBy) {
-    request.sortBy = saved.sortBy;
-    request.sortOrder = saved.sortOrder ?? 'asc';
-  }
-  const filter: FileFilter = saved.fileIds?.length
-    ? { mode: 'include', fileIds: saved.fileIds }
-    : saved.excludedFileIds?.length
-      ? { mode: 'exclude', fileIds: saved.excludedFileIds }
-      : NO_FILE_FILTER;
-  return { request, filter, values: { ...saved.searchCriteria } };
+  return { request, filter: filterOfScope(saved), values: { ...saved.searchCriteria } };
 }

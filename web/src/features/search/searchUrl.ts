@@ -8,9 +8,9 @@
  * `hide`: a column hidden in Column Settings (repeated); `sort` and `order` (`asc` unless `desc`);
  * `page`: one-based, left out for the first. Pure: no router, no store.
  */
-import { NO_FILE_FILTER } from './fileFilter';
+import { filterOfScope } from './fileFilter';
 import { SEARCH_PAGE_SIZE } from './search';
-import type { ColumnSearchRequest, ScreenSearchState } from './store';
+import { sortOf, type ColumnSearchRequest, type ScreenSearchState } from './store';
 
 const CRITERION = 'q.';
 const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'page']);
@@ -54,23 +54,16 @@ export function searchFromUrl(search: string): UrlSearchState | null {
     searchCriteria,
     page: Number.isInteger(page) && page >= 1 ? page - 1 : 0,
     size: SEARCH_PAGE_SIZE,
+    ...sortOf({
+      sortBy: params.get('sort')?.trim(),
+      sortOrder: params.get('order') === 'desc' ? 'desc' : 'asc',
+    }),
   };
-  const sortBy = params.get('sort')?.trim();
-  if (sortBy) {
-    request.sortBy = sortBy;
-    request.sortOrder = params.get('order') === 'desc' ? 'desc' : 'asc';
-  }
   const ids = (mode: 'include' | 'exclude') =>
     (params.get(mode) ?? '')
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
-  const excluded = ids('exclude');
-  const included = ids('include');
-  const filter = included.length
-    ? { mode: 'include' as const, fileIds: included }
-    : excluded.length
-      ? { mode: 'exclude' as const, fileIds: excluded }
-      : NO_FILE_FILTER;
+  const filter = filterOfScope({ fileIds: ids('include'), excludedFileIds: ids('exclude') });
   return { request, hidden: params.getAll('hide'), filter };
 }

@@ -13,6 +13,13 @@ export interface ColumnSearchRequest {
   sortOrder?: 'asc' | 'desc';
 }
 
+/** The sort fields of a request (or a saved search), if it sorts: `sortOrder` then `asc` unless `desc`. */
+export function sortOf(
+  sorted: { sortBy?: string | undefined; sortOrder?: 'asc' | 'desc' | undefined } | null,
+): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder'> {
+  return sorted?.sortBy ? { sortBy: sorted.sortBy, sortOrder: sorted.sortOrder ?? 'asc' } : {};
+}
+
 /** What one search screen (Search: GENERAL files, Authors: AUTHOR files) keeps between visits. */
 export interface ScreenSearchState {
   /** Text typed per column. */

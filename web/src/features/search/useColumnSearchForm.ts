@@ -1,13 +1,9 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { FileType } from '@sift/shared/contracts';
-import { useScreenSearchState, type ColumnSearchRequest } from './store';
+import { sortOf, useScreenSearchState, type ColumnSearchRequest } from './store';
 import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
 
 export type { ColumnSearchRequest } from './store';
-
-/** The sort fields of a request, if it has them. */
-const sortOf = (request: ColumnSearchRequest | null): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder'> =>
-  request?.sortBy ? { sortBy: request.sortBy, sortOrder: request.sortOrder ?? 'asc' } : {};
 
 /**
  * State of a screen's per-column search form, kept in the search store so it survives a visit to
