@@ -8,7 +8,7 @@ import type { AuthorSheetCopy, ColumnBudget, FileRow, Storage } from '@sift/clic
 import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
 import { authorEntries, authorHeaders } from './author-rows.ts';
 import { csvRecord } from './row-batch-loader.ts';
-import { PROGRESS_INTERVAL_MS, type AuthorSheet } from './types.ts';
+import { progressDue, type AuthorSheet } from './types.ts';
 
 /** What deriving an AUTHOR file needs: where the rows are, and where progress goes. */
 export interface AuthorDerivation {
@@ -84,7 +84,7 @@ export async function deriveAuthorFile(
   try {
     let next = 1;
     let read = 0;
-    let reported = 0;
+    const due = progressDue();
     for (const { sheet, headers } of sheets) {
       const names = authorHeaders(headers);
       const match = names[names.length - 1]!;
@@ -147,11 +147,7 @@ export async function deriveAuthorFile(
           }
         }
         if (run && chunk) await writeOut(run, chunk);
-        // At most every PROGRESS_INTERVAL_MS: each report is written to Redis twice.
-        if (Date.now() - reported >= PROGRESS_INTERVAL_MS) {
-          reported = Date.now();
-          await d.progress(Math.min(95, Math.floor((read / Math.max(1, general.totalRows)) * 95)));
-        }
+        if (due()) await d.progress(Math.min(95, Math.floor((read / Math.max(1, general.totalRows)) * 95)));
       }
       await join();
       await joining;

@@ -11,7 +11,7 @@ import {
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withBatchDir } from './scratch.ts';
-import { PROGRESS_INTERVAL_MS, type AuthorSheet, type LoadContext, type LoadedFiles } from './types.ts';
+import { progressDue, type AuthorSheet, type LoadContext, type LoadedFiles } from './types.ts';
 
 /** Rows handled between two turns of the event loop (a power of two). */
 const YIELD_EVERY_ROWS = 256;
@@ -38,7 +38,7 @@ async function loadRows(
   let authorSheet: AuthorSheet | null = null;
   const read: ReadProgress = { bytesRead: 0 };
   const size = Math.max(1, (await stat(ctx.filePath)).size);
-  let lastReport = Date.now();
+  const due = progressDue(Date.now());
   let seen = 0;
   try {
     const rows = readIsolated(ctx.filePath, ctx.originalName, read, format, ctx.readIsolation);
@@ -47,11 +47,8 @@ async function loadRows(
         // Rows already read arrive as resolved promises, which never let the event loop run: a
         // whole batch would be handled before a request of the API's (this is its thread) is.
         await nextTurn();
-        // Progress by bytes read, at most every PROGRESS_INTERVAL_MS.
-        if (Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
-          lastReport = Date.now();
-          await ctx.progress(Math.min(99, Math.floor((read.bytesRead / size) * 100)));
-        }
+        // Progress by bytes read.
+        if (due()) await ctx.progress(Math.min(99, Math.floor((read.bytesRead / size) * 100)));
       }
       if (row.sheet !== sheet) {
         sheet = row.sheet;

@@ -14,6 +14,21 @@ export const INGEST_STAGES = [
 /** Least time between two progress reports while rows are loaded, in ms. */
 export const PROGRESS_INTERVAL_MS = 500;
 
+/**
+ * Whether a progress report is due: true at most every PROGRESS_INTERVAL_MS, counted from `since`
+ * (ms since the epoch; 0: the first call is due). Each report is written to Redis twice (the job
+ * and the upload session), so reports go by time, not by rows.
+ */
+export function progressDue(since = 0): () => boolean {
+  let last = since;
+  return () => {
+    const now = Date.now();
+    if (now - last < PROGRESS_INTERVAL_MS) return false;
+    last = now;
+    return true;
+  };
+}
+
 export interface IngestDeps {
   storage: Storage;
   /** Where uploaded originals are kept (`originalKey(storedName)`): DATA_DIR or a shared bucket. */
