@@ -23,6 +23,9 @@ export interface DataColumn<T> {
   sort?: { direction: 'asc' | 'desc' | null; onSort: () => void };
 }
 
+/** A sortable column's `aria-sort`, by its direction ('none': sorted by another column or not at all). */
+const ARIA_SORT = { asc: 'ascending', desc: 'descending', none: 'none' } as const;
+
 /** Rows chosen with a checkbox each, and one in the header for every row shown. */
 export interface DataTableSelection<T> {
   selected: ReadonlySet<string>;
@@ -95,15 +98,7 @@ export function DataTable<T>({
                 ta={column.align}
                 w={column.width}
                 style={column.headerStyle}
-                aria-sort={
-                  column.sort
-                    ? column.sort.direction === 'asc'
-                      ? 'ascending'
-                      : column.sort.direction === 'desc'
-                        ? 'descending'
-                        : 'none'
-                    : undefined
-                }
+                aria-sort={column.sort && ARIA_SORT[column.sort.direction ?? 'none']}
               >
                 {column.hideHeader ? (
                   <VisuallyHidden>{column.header}</VisuallyHidden>
