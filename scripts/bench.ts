@@ -29,8 +29,7 @@ import {
   ident,
   newUploadRecord,
   openStorage,
-  TEXT_INDEX_TYPE,
-  textIndexName,
+  textIndexDefinition,
   type FileRow,
   type Storage,
 } from '@sift/clickhouse';
@@ -330,7 +329,7 @@ async function baseline(
   await storage.client.command({
     query: `CREATE TABLE ${db}.baseline (file_id String, sheet LowCardinality(String), row_number UInt32,
             ${cols.map((c) => `${ident(c)} String`).join(', ')}
-            ${indexes.map((c) => `, INDEX ${ident(textIndexName(c))} ${ident(c)} TYPE ${TEXT_INDEX_TYPE}`).join('')})
+            ${indexes.map((c) => `, INDEX ${textIndexDefinition(c)}`).join('')})
             ENGINE = MergeTree ORDER BY (file_id, sheet, row_number)`,
   });
   const t = performance.now();

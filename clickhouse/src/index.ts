@@ -27,7 +27,7 @@ export * from './backup.ts';
 export { openClickHouse, clusterSettings, type ClickHouseOptions } from './client.ts';
 export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
 export { migrate } from './migrations.ts';
-export { ident, likeContains } from './sql.ts';
+export { containsSql, foldSql, ident, likeContains } from './sql.ts';
 export { inlineQueryParams } from './inline-params.ts';
 export { PooledConnection } from './pool.ts';
 export { ENGINE_PURGE_INTERVAL_MS, MemoryPurger } from './engine-memory.ts';
@@ -100,8 +100,12 @@ export async function openStorage(
   const nodes = (options.cluster?.nodeUrls ?? []).map((url) => openClickHouse({ ...options, url }));
   const layout = new TableLayout(client, options.database, options.cluster, nodes);
   const lock: MigrationLock = options.migrationLock ?? ((work) => work());
+  const rows = new RowsRepository(client, layout, !options.url);
   try {
-    await lock(() => migrate(client, layout));
+    await lock(async () => {
+      await migrate(client, layout);
+      await rows.foldTextIndexes();
+    });
   } catch (e) {
     await Promise.all([client, ...nodes].map((c) => c.close()));
     throw e;
@@ -125,7 +129,6 @@ export async function openStorage(
     }
   };
   const files = new FilesRepository(client, options.database, recordsChanged);
-  const rows = new RowsRepository(client, layout, !options.url);
   return {
     client,
     database: options.database,

@@ -1,11 +1,13 @@
 /**
  * Which columns of `rows` get a `text` skip index (architecture, "Skip index"). The index turns
- * `col ILIKE '%term%'` into a dictionary lookup (a common surname over 5M rows is counted about five
+ * a substring match (`fold(col) LIKE '%term%'`) into a dictionary lookup (a common surname over 5M rows is counted about five
  * times faster), but it costs insert speed and storage, and on ID-like columns (a DOI, an
  * accession number: nearly every value distinct, its tokens mostly numbers) the dictionary grows
- * with every row and makes `ILIKE` slower than a plain scan. So the decision is made per column,
+ * with every row and makes the match slower than a plain scan. So the decision is made per column,
  * once, when the column is first created, from a sample of the values being ingested.
  */
+
+import { foldSql, ident } from './sql.ts';
 
 /** The index definition: one `text` index per searchable column, tokens split at non-alphanumerics. */
 export const TEXT_INDEX_TYPE = 'text(tokenizer = splitByNonAlpha)';
@@ -13,6 +15,21 @@ export const TEXT_INDEX_TYPE = 'text(tokenizer = splitByNonAlpha)';
 /** Name of the skip index on a physical column. */
 export function textIndexName(column: string): string {
   return `ti_${column}`;
+}
+
+/**
+ * The index of a physical column as written after `INDEX` or `ADD INDEX`: its name, the column's
+ * folded value (sql.ts `foldSql`: lower case, no accents) and TEXT_INDEX_TYPE. Built on the folded
+ * value, one index serves both matchings: accent-insensitive `fold(col) LIKE fold(term)` directly,
+ * and `col ILIKE term` through the folded condition added beside it (sql.ts `containsSql`).
+ */
+export function textIndexDefinition(column: string): string {
+  return `${ident(textIndexName(column))} ${foldSql(ident(column))} TYPE ${TEXT_INDEX_TYPE}`;
+}
+
+/** The physical column a text index of `rows` is on, from its name; null for any other index. */
+export function indexedColumnOf(indexName: string): string | null {
+  return indexName.startsWith('ti_') ? indexName.slice(3) : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The search results grid in a real browser (issue 23): sorting the rows by a column from its
  * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
- * shared link); matches marked in the cells; saved searches.
+ * shared link); matches marked in the cells; saved searches; accent-insensitive matching.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,6 +124,49 @@ describe('Results grid, in a browser', () => {
     await page.getByRole('button', { name: 'Delete Early people' }).click();
     await page.getByRole('button', { name: 'Saved searches (0)' }).waitFor();
   });
+
+  it(
+    'finds every spelling of a name regardless of accents, or only the exact one on request',
+    async () => {
+      const file = path.join(dir, 'accents.csv');
+      const spellings = ['Müller, Hans', 'MÜLLER, Anna', 'Muller, Paul', 'Sørensen, Kim', 'Sorensen, Lars'];
+      writeFileSync(file, `Name,City\n${spellings.map((n) => `"${n}",Oslo`).join('\n')}\n`);
+      await app.open('Upload');
+      await app.upload.choose(file);
+      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.open('Search');
+      await app.search.clearAll();
+      await app.search.columnInput('Name').fill('muller');
+      await app.search.columnInput('Name').press('Escape'); // the suggestions cover Search
+      await app.search.run();
+      await app.sees('Showing 3 results');
+      const marks = () =>
+        page
+          .getByRole('table', { name: /^Search results/ })
+          .locator('mark')
+          .allTextContents();
+      await expect.poll(marks).toEqual(['Müller', 'MÜLLER', 'Muller']);
+      await page.getByRole('button', { name: 'Search', exact: true }).waitFor(); // not 'Searching...'
+      await app.screenshot('search-accent-insensitive');
+
+      const option = page.getByRole('checkbox', { name: 'Match accents' });
+      await option.check();
+      await app.sees('Showing 1 result', { exact: true });
+      await expect.poll(namesShown).toEqual(['Muller, Paul']);
+      expect(new URL(page.url()).searchParams.get('accents')).toBe('exact');
+      await page.reload();
+      await app.sees('Showing 1 result', { exact: true });
+      expect(await page.getByRole('checkbox', { name: 'Match accents' }).isChecked()).toBe(true);
+
+      await page.getByRole('checkbox', { name: 'Match accents' }).uncheck();
+      await app.search.columnInput('Name').fill('SORENSEN');
+      await app.search.columnInput('Name').press('Escape');
+      await app.search.run();
+      await app.sees('Showing 2 results');
+      await expect.poll(namesShown).toEqual(['Sørensen, Kim', 'Sorensen, Lars']);
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
 
   it('raised no uncaught error in the page', () => {
     expect(session.pageErrors).toEqual([]);

@@ -195,7 +195,12 @@ export class ExportService {
 
 /** The rows an export or preview reads: the request's criteria and sheets over `files`. */
 function matching(files: FileRow[], request: ParsedExportRequest): RowQuery {
-  return { files, criteria: request.searchCriteria, sheets: request.sheetNames };
+  return {
+    files,
+    criteria: request.searchCriteria,
+    matchAccents: request.matchAccents,
+    sheets: request.sheetNames,
+  };
 }
 
 /** The columns a set of rules reads (each once). */

@@ -18,7 +18,7 @@ import {
 /** Filters shared by search and export (the search request without paging). */
 export type SearchFilters = Pick<
   ParsedSearchRequest,
-  'fileIds' | 'excludedFileIds' | 'sheetNames' | 'searchCriteria' | 'startDate' | 'endDate'
+  'fileIds' | 'excludedFileIds' | 'sheetNames' | 'searchCriteria' | 'matchAccents' | 'startDate' | 'endDate'
 >;
 
 /** Which files: include/exclude lists and upload-date bounds (all optional). */
@@ -99,6 +99,7 @@ export class SearchService {
       const query: RowQuery = {
         files,
         criteria: request.searchCriteria,
+        matchAccents: request.matchAccents,
         sheets: request.sheetNames,
         sort: request.sortBy ? { header: request.sortBy, order: request.sortOrder ?? 'asc' } : undefined,
       };

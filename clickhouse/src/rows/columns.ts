@@ -1,4 +1,10 @@
-import { MAX_TEXT_INDEXES, TEXT_INDEX_TYPE, textIndexName, wantsTextIndex } from '../skip-index.ts';
+import {
+  indexedColumnOf,
+  MAX_TEXT_INDEXES,
+  textIndexDefinition,
+  textIndexName,
+  wantsTextIndex,
+} from '../skip-index.ts';
 import { ident } from '../sql.ts';
 import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type ColumnBudget, type RowsTable } from './types.ts';
 
@@ -40,9 +46,7 @@ export class RowColumns {
         const column = (c: string) => `ADD COLUMN IF NOT EXISTS ${ident(c)} String DEFAULT ''`;
         const clauses = [...toAdd].flatMap(([c, indexed]) => [
           column(c),
-          ...(indexed
-            ? [`ADD INDEX IF NOT EXISTS ${ident(textIndexName(c))} ${ident(c)} TYPE ${TEXT_INDEX_TYPE}`]
-            : []),
+          ...(indexed ? [`ADD INDEX IF NOT EXISTS ${textIndexDefinition(c)}`] : []),
         ]);
         // The table that stores rows gets the columns and their indexes; on a cluster, the
         // Distributed table over it gets the columns first (a column is known once both have it).
@@ -66,12 +70,38 @@ export class RowColumns {
 
   /** Physical columns of `rows` that carry a text skip index (read from the table that stores rows). */
   async indexedColumns(): Promise<Set<string>> {
+    return new Set((await this.#textIndexes()).map((i) => i.column));
+  }
+
+  /**
+   * Rebuilds on the folded value (skip-index.ts `textIndexDefinition`) every text index still on a
+   * column's raw value, as Sift built them before accent-insensitive matching: the index is
+   * replaced, then materialised in the background (a mutation). Until a part's index is rebuilt,
+   * searches read that part whole: slower, never wrong. Resolves with the columns changed.
+   */
+  async foldTextIndexes(): Promise<string[]> {
+    const raw = (await this.#textIndexes()).filter((i) => i.expr.replaceAll('`', '') === i.column);
+    const { layout } = this.t;
+    for (const { column } of raw) {
+      const name = ident(textIndexName(column));
+      await layout.everyNode(
+        `ALTER TABLE ${layout.rowsLocal}${layout.onCluster} DROP INDEX IF EXISTS ${name}, ADD INDEX ${textIndexDefinition(column)}`,
+      );
+      await layout.everyNode(`ALTER TABLE ${layout.rowsLocal}${layout.onCluster} MATERIALIZE INDEX ${name}`);
+    }
+    return raw.map((i) => i.column);
+  }
+
+  async #textIndexes(): Promise<{ column: string; expr: string }[]> {
     const rs = await this.t.client.query({
-      query: `SELECT expr FROM system.data_skipping_indices WHERE database = {db:String} AND table = {t:String} AND type = 'text'`,
+      query: `SELECT name, expr FROM system.data_skipping_indices WHERE database = {db:String} AND table = {t:String} AND type = 'text'`,
       query_params: { db: this.t.db, t: this.t.layout.rowsLocalName },
       format: 'JSONEachRow',
     });
-    return new Set((await rs.json<{ expr: string }>()).map((r) => r.expr.replaceAll('`', '')));
+    return (await rs.json<{ name: string; expr: string }>()).flatMap(({ name, expr }) => {
+      const column = indexedColumnOf(name);
+      return column ? [{ column, expr }] : [];
+    });
   }
 
   /**

@@ -3,7 +3,7 @@
  * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
  */
 import type { FileRow } from '../files.repository.ts';
-import { ident, likeContains } from '../sql.ts';
+import { containsSql, ident, likeContains } from '../sql.ts';
 import type { RowHit, RowKey, RowQuery } from './types.ts';
 
 /** A row query as SQL: its WHERE clause and parameters, the columns it reads and where they come back. */
@@ -30,10 +30,11 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
     if (!homes.physical.size && !homes.extra) return null; // no searched file has this column
     const k = n++;
     params[`t${k}`] = likeContains(term);
-    const alternatives = [...homes.physical].map((c) => `${ident(c)} ILIKE {t${k}:String}`);
+    const matches = (value: string) => containsSql(value, `t${k}`, query.matchAccents);
+    const alternatives = [...homes.physical].map((c) => matches(ident(c)));
     if (homes.extra) {
       params[`h${k}`] = header;
-      alternatives.push(`extra[{h${k}:String}] ILIKE {t${k}:String}`);
+      alternatives.push(matches(`extra[{h${k}:String}]`));
     }
     where.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
   }

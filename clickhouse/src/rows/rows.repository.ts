@@ -40,6 +40,9 @@ export class RowsRepository {
   indexedColumns() {
     return this.#columns.indexedColumns();
   }
+  foldTextIndexes() {
+    return this.#columns.foldTextIndexes();
+  }
 
   // Loading (loading.ts).
   insert(...a: Parameters<RowLoading['insert']>) {

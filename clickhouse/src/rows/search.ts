@@ -1,5 +1,5 @@
 import type { FileRow } from '../files.repository.ts';
-import { ident, likeContains } from '../sql.ts';
+import { containsSql, ident, likeContains } from '../sql.ts';
 import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
 
@@ -112,7 +112,7 @@ export class RowSearch {
   }
 
   /**
-   * Distinct values of one column over `files` that contain `query` (case-insensitive; all values
+   * Distinct values of one column over `files` that contain `query` (regardless of case and accents; all values
    * when `query` is empty), most frequent first, at most `limit`. Bounded: the engine stops reading
    * after SUGGEST_LIMITS (time and rows read) and the answer is built from what it has read, so a
    * suggestion over ten million rows answers in time, possibly from part of the data. For a
@@ -129,12 +129,12 @@ export class RowSearch {
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
-    const matches = query ? ' AND v ILIKE {t:String}' : '';
+    const matches = query ? ` AND ${containsSql('v', 't')}` : '';
     // The cell is matched first (its skip index serves that), then each of its items.
     const read = MULTI_VALUE_HEADERS.has(header)
       ? `SELECT v FROM (
            SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table}
-           WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${value} ILIKE {t:String}` : ''})
+           WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${containsSql(value, 't')}` : ''})
          WHERE v != ''${matches}`
       : `SELECT ${value} AS v FROM ${this.t.table}
          WHERE file_id IN {fileIds:Array(String)} AND v != ''${matches}`;
@@ -149,7 +149,7 @@ export class RowSearch {
   }
 
   /**
-   * Values of any column of `files` containing `query` (case-insensitive, non-empty), most frequent
+   * Values of any column of `files` containing `query` (regardless of case and accents, non-empty), most frequent
    * first, with their header; columns kept in the overflow map are not looked at. Bounded like
    * {@link suggest}.
    */
@@ -171,13 +171,13 @@ export class RowSearch {
     const cols = [...pairs];
     cols.forEach(([, h], i) => (params[`h${i}`] = h));
     const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
-    const any = cols.map(([c]) => `${ident(c)} ILIKE {t:String}`).join(' OR ');
+    const any = cols.map(([c]) => containsSql(ident(c), 't')).join(' OR ');
     const rs = await this.t.client.query({
       query: `SELECT p.1 AS column, p.2 AS value FROM (
                 SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
                 WHERE file_id IN {fileIds:Array(String)} AND (${any})
                 LIMIT {sample:UInt64})
-              WHERE value ILIKE {t:String}
+              WHERE ${containsSql('value', 't')}
               GROUP BY column, value ORDER BY count() DESC, value LIMIT {limit:UInt64}`,
       query_params: params,
       format: 'JSONEachRow',

@@ -68,8 +68,13 @@ export interface Contact {
 /** What to search: the files (their column maps say where each header lives) and the criteria. */
 export interface RowQuery {
   files: FileRow[];
-  /** Header → case-insensitive substring; every entry must match (AND). Already trimmed, non-empty. */
+  /**
+   * Header → substring, matched without regard to case or accents (`muller` finds `Müller`; see
+   * sql.ts `foldSql`); every entry must match (AND). Already trimmed, non-empty.
+   */
   criteria: Record<string, string>;
+  /** Accents must match too (`muller` no longer finds `Müller`); case still does not count. */
+  matchAccents?: boolean | undefined;
   /** Only rows of these sheets (when given and non-empty). */
   sheets?: string[] | undefined;
   /** Only these headers in the answer (when given); otherwise all columns of each file. */

@@ -9,5 +9,6 @@ export * from './files.ts';
 export * from './uploads.ts';
 export * from './upload-tracking.ts';
 export * from './search.ts';
+export * from './matching.ts';
 export * from './export.ts';
 export * from './admin.ts';

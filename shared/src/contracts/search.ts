@@ -58,9 +58,20 @@ const sortFields = {
   sortOrder: z.enum(['asc', 'desc']).optional(),
 };
 
+/**
+ * How criteria match (see matching.ts): a criterion finds cells containing its text regardless of
+ * case and accents (`muller` finds `Müller` and `MÜLLER`, `Sorensen` finds `Sørensen`), since
+ * author names from many countries are spelt with and without their accents in the same data.
+ * `matchAccents: true` makes accents count (case still does not), for telling `Muller` from `Müller`.
+ */
+const matchFields = {
+  matchAccents: z.boolean().optional(),
+};
+
 /** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
 export const searchRequestSchema = z.object({
   ...sortFields,
+  ...matchFields,
   fileIds: z
     .array(z.string())
     .max(MAX_FILE_FILTER, 'Maximum of 25 files can be selected at once. Please deselect some files first.')
@@ -113,6 +124,7 @@ export interface SearchResponse {
 /** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */
 export const authorSearchRequestSchema = z.object({
   ...sortFields,
+  ...matchFields,
   searchCriteria: criteriaSchema,
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
@@ -147,7 +159,7 @@ export const MAX_SUGGESTION_LIMIT = 50;
  * Suggestions for one column: `GET /api/file/autocomplete/{regular|authors}/{columnName}` with query
  * parameters `query`, `limit`, `fileIds` (comma-joined), or `POST` with this as a JSON body (the
  * web app posts when it has more than 50 file ids, or any excluded ids). The answer is `string[]`:
- * distinct values containing `query` (case-insensitive; any value when empty), most frequent
+ * distinct values containing `query` (regardless of case and accents; any value when empty), most frequent
  * first. Regular suggestions come from GENERAL files, authors suggestions from AUTHOR files.
  */
 export const autocompleteRequestSchema = z.object({
@@ -207,5 +219,6 @@ export interface SavedQuery {
   endDate?: string;
   sortBy?: string;
   sortOrder?: 'asc' | 'desc';
+  matchAccents?: boolean;
   createdAt: string;
 }

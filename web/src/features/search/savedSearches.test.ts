@@ -3,11 +3,18 @@ import type { SavedQuery } from '@sift/shared/contracts';
 import { fromSavedSearch, toSavedSearch } from './savedSearches';
 
 describe('saved searches', () => {
-  it('saves criteria, sort and the file filter, and opens the same search on its first page', () => {
+  it('saves criteria, sort, accent matching and the file filter, and opens the same search on its first page', () => {
     const body = toSavedSearch(
       'Kowalski, sorted',
       'GENERAL',
-      { searchCriteria: { Authors: 'kowalski' }, page: 3, size: 20, sortBy: 'Title', sortOrder: 'desc' },
+      {
+        searchCriteria: { Authors: 'kowalski' },
+        page: 3,
+        size: 20,
+        sortBy: 'Title',
+        sortOrder: 'desc',
+        matchAccents: true,
+      },
       { mode: 'exclude', fileIds: ['f1'] },
     );
     expect(body).toEqual({
@@ -16,6 +23,7 @@ describe('saved searches', () => {
       searchCriteria: { Authors: 'kowalski' },
       sortBy: 'Title',
       sortOrder: 'desc',
+      matchAccents: true,
       excludedFileIds: ['f1'],
     });
     const saved: SavedQuery = { ...body, id: 'q1', createdAt: '2026-11-25T22:00:00Z' } as SavedQuery;
@@ -26,6 +34,7 @@ describe('saved searches', () => {
         size: 20,
         sortBy: 'Title',
         sortOrder: 'desc',
+        matchAccents: true,
       },
       filter: { mode: 'exclude', fileIds: ['f1'] },
       values: { Authors: 'kowalski' },

@@ -5,7 +5,7 @@ import { apiRequest } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { filterOfScope, filterScope, type FileFilter } from './fileFilter';
 import { SEARCH_PAGE_SIZE } from './search';
-import { sortOf, type ColumnSearchRequest } from './store';
+import { searchOptionsOf, type ColumnSearchRequest } from './store';
 
 /** `GET /api/file/queries`: the account's saved searches, newest first. */
 export function useSavedSearches() {
@@ -45,12 +45,12 @@ export function toSavedSearch(
     name,
     fileType,
     searchCriteria: request.searchCriteria,
-    ...sortOf(request),
+    ...searchOptionsOf(request),
     ...filterScope(filter),
   };
 }
 
-/** The screen state a saved search opens: its criteria (also in the inputs), sort and files, page 1. */
+/** The screen state a saved search opens: its criteria (also in the inputs), sort, accent matching and files, page 1. */
 export function fromSavedSearch(saved: SavedQuery): {
   request: ColumnSearchRequest;
   filter: FileFilter;
@@ -60,7 +60,7 @@ export function fromSavedSearch(saved: SavedQuery): {
     searchCriteria: saved.searchCriteria,
     page: 0,
     size: SEARCH_PAGE_SIZE,
-    ...sortOf(saved),
+    ...searchOptionsOf(saved),
   };
   return { request, filter: filterOfScope(saved), values: { ...saved.searchCriteria } };
 }

@@ -2,10 +2,11 @@
  * A search screen's state in its URL's query string, so a reload keeps the search, the back button
  * goes to the search before, and a copied link opens the same search (issue 23):
  *
- *   /search?q.Authors=smith&q.Country=japan&include=<id>,<id>&hide=Abstract&sort=Title&order=desc&page=2
+ *   /search?q.Authors=smith&q.Country=japan&include=<id>,<id>&hide=Abstract&sort=Title&order=desc&accents=exact&page=2
  *
  * `q.<column>`: a submitted criterion; `include` / `exclude`: the file filter (general search);
  * `hide`: a column hidden in Column Settings (repeated); `sort` and `order` (`asc` unless `desc`);
+ * `accents=exact`: accents must match;
  * `page`: one-based, left out for the first. Pure: no router, no store.
  */
 import { filterOfScope } from './fileFilter';
@@ -13,7 +14,7 @@ import { SEARCH_PAGE_SIZE } from './search';
 import { sortOf, type ColumnSearchRequest, type ScreenSearchState } from './store';
 
 const CRITERION = 'q.';
-const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'page']);
+const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'accents', 'page']);
 
 /** What of a screen's state the URL holds. */
 export type UrlSearchState = Pick<ScreenSearchState, 'request' | 'hidden' | 'filter'>;
@@ -31,6 +32,7 @@ export function searchToUrl(state: UrlSearchState): string {
     params.set('sort', request.sortBy);
     if (request.sortOrder === 'desc') params.set('order', 'desc');
   }
+  if (request.matchAccents) params.set('accents', 'exact');
   if (request.page > 0) params.set('page', String(request.page + 1));
   return params.toString();
 }
@@ -58,6 +60,7 @@ export function searchFromUrl(search: string): UrlSearchState | null {
       sortBy: params.get('sort')?.trim(),
       sortOrder: params.get('order') === 'desc' ? 'desc' : 'asc',
     }),
+    ...(params.get('accents') === 'exact' ? { matchAccents: true } : {}),
   };
   const ids = (mode: 'include' | 'exclude') =>
     (params.get(mode) ?? '')

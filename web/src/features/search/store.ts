@@ -11,6 +11,8 @@ export interface ColumnSearchRequest {
   /** Rows sorted by this column's value on the engine (unset: file, sheet and row order). */
   sortBy?: string;
   sortOrder?: 'asc' | 'desc';
+  /** Accents must match too (set only when true: by default `muller` finds `Müller`). */
+  matchAccents?: boolean;
 }
 
 /** The sort fields of a request (or a saved search), if it sorts: `sortOrder` then `asc` unless `desc`. */
@@ -18,6 +20,20 @@ export function sortOf(
   sorted: { sortBy?: string | undefined; sortOrder?: 'asc' | 'desc' | undefined } | null,
 ): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder'> {
   return sorted?.sortBy ? { sortBy: sorted.sortBy, sortOrder: sorted.sortOrder ?? 'asc' } : {};
+}
+
+/**
+ * What a request (or a saved search) carries beside its criteria and page: its sort (see sortOf)
+ * and `matchAccents` when set.
+ */
+export function searchOptionsOf(
+  from: {
+    sortBy?: string | undefined;
+    sortOrder?: 'asc' | 'desc' | undefined;
+    matchAccents?: boolean | undefined;
+  } | null,
+): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder' | 'matchAccents'> {
+  return { ...sortOf(from), ...(from?.matchAccents ? { matchAccents: true } : {}) };
 }
 
 /** What one search screen (Search: GENERAL files, Authors: AUTHOR files) keeps between visits. */

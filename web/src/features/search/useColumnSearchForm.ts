@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { FileType } from '@sift/shared/contracts';
-import { sortOf, useScreenSearchState, type ColumnSearchRequest } from './store';
+import { searchOptionsOf, useScreenSearchState, type ColumnSearchRequest } from './store';
 import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
 
 export type { ColumnSearchRequest } from './store';
@@ -48,22 +48,39 @@ export function useColumnSearchForm(
     [update],
   );
 
-  /** Submits the form (keeping the sort); returns false when the same request is already shown (the caller refetches). */
+  /** Submits the form (keeping the sort and accent matching); returns false when the same request is already shown (the caller refetches). */
   const submit = (): boolean => {
     const criteria = buildCriteria(shownValues);
     const next: ColumnSearchRequest = {
       searchCriteria: criteria,
       page: 0,
       size: SEARCH_PAGE_SIZE,
-      ...sortOf(request),
+      ...searchOptionsOf(request),
     };
     const same = request !== null && JSON.stringify(request) === JSON.stringify(next);
     if (!same) update({ request: next });
     return !same;
   };
 
+  /** Clears every criterion (keeping whether accents must match: a setting, not a criterion). */
   const clear = () =>
-    update({ values: {}, request: { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE } });
+    update((current) => ({
+      values: {},
+      request: {
+        searchCriteria: {},
+        page: 0,
+        size: SEARCH_PAGE_SIZE,
+        ...(current.request?.matchAccents ? { matchAccents: true } : {}),
+      },
+    }));
+
+  /** Accents must match, or not: the shown search again from its first page. */
+  const setMatchAccents = (on: boolean) =>
+    update((current) => {
+      if (!current.request) return {};
+      const { matchAccents: _was, ...rest } = current.request;
+      return { request: { ...rest, page: 0, ...(on ? { matchAccents: true } : {}) } };
+    });
 
   /** A column header clicked: sorts by it ascending, then descending, then back to file order (page 0). */
   const sortBy = (column: string) =>
@@ -83,5 +100,15 @@ export function useColumnSearchForm(
 
   const activeTerms = useMemo(() => Object.keys(buildCriteria(shownValues)).length, [shownValues]);
 
-  return { values: shownValues, setValue, request, submit, clear, goToPage, sortBy, activeTerms };
+  return {
+    values: shownValues,
+    setValue,
+    request,
+    submit,
+    clear,
+    goToPage,
+    sortBy,
+    setMatchAccents,
+    activeTerms,
+  };
 }

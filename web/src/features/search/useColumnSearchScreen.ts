@@ -59,11 +59,12 @@ export function useColumnSearchScreen(
   /** What an export is called when the person gives no filename (spec section 5). */
   const defaultFilename = () =>
     datedFilename(fileType === 'GENERAL' ? 'search_results_' : 'authors_search_results_');
+  const matching = form.request?.matchAccents ? { matchAccents: true } : {};
   const exporter = useResultsExport({
     request: form.request
       ? fileType === 'GENERAL'
-        ? { searchCriteria: form.request.searchCriteria, ...scope }
-        : { searchCriteria: form.request.searchCriteria, fileType: 'AUTHOR' }
+        ? { searchCriteria: form.request.searchCriteria, ...matching, ...scope }
+        : { searchCriteria: form.request.searchCriteria, ...matching, fileType: 'AUTHOR' }
       : null,
     results: search.data,
     defaultFilename,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Paper } from '@mantine/core';
+import { Box, Button, Checkbox, Paper } from '@mantine/core';
 import type { ColumnSearchScreen } from '../../useColumnSearchScreen';
 import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
 import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
@@ -64,6 +64,13 @@ export function ColumnSearchSection({
                 filter={screen.filter}
                 onOpen={screen.openSaved}
               />
+              <Checkbox
+                label="Match accents"
+                title="Off: muller also finds Müller and MÜLLER. On: accents must match."
+                checked={form.request?.matchAccents ?? false}
+                onChange={(event) => form.setMatchAccents(event.currentTarget.checked)}
+                disabled={form.request === null}
+              />
             </>
           }
         />
@@ -84,7 +91,11 @@ export function ColumnSearchSection({
             : null
         }
         onSort={form.sortBy}
-        highlights={form.request?.searchCriteria}
+        highlights={
+          form.request
+            ? { terms: form.request.searchCriteria, matchAccents: form.request.matchAccents ?? false }
+            : undefined
+        }
       />
       <ExportDialog
         opened={exporter.opened}

@@ -94,12 +94,31 @@ describe('ResultsTable', () => {
         caption="Search results"
         columns={['Title', 'Authors']}
         rows={[row(2, { Title: 'Smith and smiths', Authors: 'Smith, J; Smithers, K' })]}
-        highlights={{ Authors: 'SMITH' }}
+        highlights={{ terms: { Authors: 'SMITH' } }}
       />,
     );
     const table = screen.getByRole('table', { name: 'Search results' });
     const marks = Array.from(table.querySelectorAll('mark')).map((m) => m.textContent);
     expect(marks).toEqual(['Smith', 'Smith']);
     expect(within(table).getByTitle('Smith, J; Smithers, K').textContent).toBe('Smith, J; Smithers, K');
+  });
+
+  it('marks accented spellings of a plain search, and only exact accents with matchAccents', () => {
+    const rows = [row(2, { Authors: 'Müller, H; MULLER, A; Sørensen, K' })];
+    const marksOf = (matchAccents: boolean) => {
+      const { unmount } = renderUi(
+        <ResultsTable
+          caption="Results"
+          columns={['Authors']}
+          rows={rows}
+          highlights={{ terms: { Authors: 'muller' }, matchAccents }}
+        />,
+      );
+      const marks = Array.from(screen.getByRole('table').querySelectorAll('mark')).map((m) => m.textContent);
+      unmount();
+      return marks;
+    };
+    expect(marksOf(false)).toEqual(['Müller', 'MULLER']);
+    expect(marksOf(true)).toEqual(['MULLER']);
   });
 });

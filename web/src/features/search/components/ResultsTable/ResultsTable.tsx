@@ -1,5 +1,5 @@
 import { Highlight, Text } from '@mantine/core';
-import { ROW_META, type ResultRow } from '@sift/shared/contracts';
+import { matchedParts, ROW_META, type ResultRow } from '@sift/shared/contracts';
 import { DataTable, type DataColumn } from '../../../../components/DataTable/DataTable';
 import { cellText } from '../../search';
 
@@ -12,8 +12,11 @@ export interface ResultsTableProps {
   /** The column the rows are sorted by, and how; with `onSort`, column headers sort on a click. */
   sort?: { column: string; order: 'asc' | 'desc' } | null;
   onSort?: (column: string) => void;
-  /** Column → the searched text: its matches in that column's cells are marked (case-insensitive). */
-  highlights?: Readonly<Record<string, string>>;
+  /**
+   * `terms`: column → the searched text. What it matched in that column's cells is marked, as the
+   * search matched it (regardless of case and, unless `matchAccents`, accents).
+   */
+  highlights?: { terms: Readonly<Record<string, string>>; matchAccents?: boolean };
 }
 
 function rowKey(row: ResultRow, index: number): string {
@@ -46,7 +49,7 @@ export function ResultsTable({
   withSource = true,
   sort,
   onSort,
-  highlights = {},
+  highlights,
 }: ResultsTableProps) {
   const minWidth = Math.min(640, (columns.length + (withSource ? 2 : 0)) * 140);
   const dataColumns: DataColumn<ResultRow>[] = [
@@ -62,9 +65,11 @@ export function ResultsTable({
       },
       render: (row) => {
         const text = cellText(row, column);
-        const term = highlights[column];
-        return term ? (
-          <Highlight size="sm" lineClamp={4} title={text} highlight={term}>
+        const term = highlights?.terms[column];
+        const parts = term ? matchedParts(text, term, highlights.matchAccents) : [];
+        return parts.length ? (
+          // The parts are what matched, as written: Mantine's own accent folding would add more.
+          <Highlight size="sm" lineClamp={4} title={text} highlight={parts} accentInsensitive={false}>
             {text}
           </Highlight>
         ) : (
