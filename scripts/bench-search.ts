@@ -14,6 +14,8 @@
  *   the ratio; SQLite `LIKE` on the same rows (the `sqlite3` shell, `apt-get install sqlite3`).
  * - The first page sorted by a column (a common term, and every row) against the same search in
  *   file order, through the API (issue 23).
+ * - Facets (issue 23): the first page with the facets of FACET_COLUMNS against the same search
+ *   without, through the API.
  * - Accent-insensitive matching (issue 23), on the engine: the count and page as Sift runs them
  *   (folded, served by the folded text index), and with `matchAccents`, against `ILIKE` on the raw
  *   value with a text index of its own on the raw value (how Sift matched before).
@@ -72,6 +74,8 @@ const SORTED: [string, Record<string, string>][] = [
   ['every row', {}],
 ];
 const SORT_COLUMN = 'Article Title';
+/** Columns whose facets are timed (issue 23), with the searches of SORTED. */
+const FACET_COLUMNS = ['Publication Year', 'Country', 'Source Title'];
 /** Terms timed folded and with `ILIKE` (issue 23): `muller` finds the data's `Müller` only folded. */
 const ACCENT_TERMS: [string, string][] = [
   ['rare term', 'zyskowski'],
@@ -279,6 +283,15 @@ try {
       const timing = await paired(search({ sortBy: SORT_COLUMN, sortOrder: 'asc' }), search({}));
       row[`sorted by ${SORT_COLUMN}, ${name}: API ms`] =
         `${timing.a.toFixed(1)} (${timing.b.toFixed(1)} in file order)`;
+    }
+
+    // Facets (issue 23): the same searches with and without the facets, in turn.
+    for (const [name, criteria] of SORTED) {
+      const search = (more: object) => () =>
+        api<SearchResponse>('/file/search', { searchCriteria: criteria, page: 0, size: 20, ...more });
+      const timing = await paired(search({ facets: FACET_COLUMNS }), search({}));
+      row[`facets of ${FACET_COLUMNS.length} columns, ${name}: API ms`] =
+        `${timing.a.toFixed(1)} (${timing.b.toFixed(1)} without)`;
     }
 
     // Accent-insensitive matching (issue 23): the engine folded and with matchAccents, each in turn

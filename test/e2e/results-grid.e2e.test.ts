@@ -1,7 +1,7 @@
 /**
  * The search results grid in a real browser (issue 23): sorting the rows by a column from its
  * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
- * shared link); matches marked in the cells; saved searches; accent-insensitive matching.
+ * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -164,6 +164,48 @@ describe('Results grid, in a browser', () => {
       await app.search.run();
       await app.sees('Showing 2 results');
       await expect.poll(namesShown).toEqual(['Sørensen, Kim', 'Sorensen, Lars']);
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    'shows facets of the results; clicking a value adds it as a criterion',
+    async () => {
+      const file = path.join(dir, 'papers.csv');
+      const years = ['2021', '2021', '2021', '2020', '2020', '2019'];
+      const lines = years.map((y, i) => `Paper ${i},${y},${i % 2 ? 'Review' : 'Article'}`);
+      writeFileSync(file, `Title,Publication Year,Document Type\n${lines.join('\n')}\n`);
+      await app.open('Upload');
+      await app.upload.choose(file);
+      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.open('Search');
+      await app.search.clearAll();
+      const facet = (column: string) => page.getByRole('group', { name: `${column} facet` });
+      const labels = (column: string) =>
+        facet(column)
+          .getByRole('button')
+          .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+      // The usual low-cardinality columns are chosen at first; rows without the column have no value.
+      await expect
+        .poll(() => labels('Publication Year'))
+        .toEqual([
+          'Publication Year: 2021, 3 rows',
+          'Publication Year: 2020, 2 rows',
+          'Publication Year: 2019, 1 row',
+        ]);
+      await expect
+        .poll(() => labels('Document Type'))
+        .toEqual(['Document Type: Article, 3 rows', 'Document Type: Review, 3 rows']);
+      await page.getByRole('button', { name: 'Search', exact: true }).waitFor(); // not 'Searching...'
+      await app.screenshot('search-facets');
+
+      await facet('Publication Year').getByRole('button', { name: 'Publication Year: 2020, 2 rows' }).click();
+      await app.sees('Showing 2 results', { exact: true });
+      expect(await app.search.columnInput('Publication Year').inputValue()).toBe('2020');
+      expect(new URL(page.url()).searchParams.get('q.Publication Year')).toBe('2020');
+      await expect
+        .poll(() => labels('Document Type'))
+        .toEqual(['Document Type: Article, 1 row', 'Document Type: Review, 1 row']);
     },
     INGEST_TIMEOUT_MS + 30_000,
   );

@@ -8,6 +8,7 @@ import {
 } from '@sift/clickhouse';
 import type { RecordCache } from '../accounts/record-cache.ts';
 import {
+  FACET_VALUES,
   ROW_META,
   unionColumns,
   type ParsedSearchRequest,
@@ -88,7 +89,7 @@ export class SearchService {
     ownerId: string,
     fileType: StoredFileType,
     request: SearchFilters &
-      Partial<Pick<ParsedSearchRequest, 'sortBy' | 'sortOrder'>> & {
+      Partial<Pick<ParsedSearchRequest, 'sortBy' | 'sortOrder' | 'facets'>> & {
         page: number;
         size: number;
       },
@@ -103,11 +104,12 @@ export class SearchService {
         sheets: request.sheetNames,
         sort: request.sortBy ? { header: request.sortBy, order: request.sortOrder ?? 'asc' } : undefined,
       };
-      // The count and the page are read at once (the engine runs them side by side); a page past
-      // the end comes back empty.
-      const [totalRecords, hits] = await Promise.all([
+      // The count, the page and the facets are read at once (the engine runs them side by side); a
+      // page past the end comes back empty.
+      const [totalRecords, hits, facets] = await Promise.all([
         this.storage.rows.count(query),
         this.storage.rows.page(query, page * size, size),
+        request.facets?.length ? this.storage.rows.facets(query, request.facets, FACET_VALUES) : null,
       ]);
       return {
         data: toResultRows(hits, files),
@@ -118,6 +120,7 @@ export class SearchService {
         columns: unionColumns(files),
         searchAvailable: true,
         message: null,
+        ...(facets ? { facets } : {}),
       };
     } catch (e) {
       this.log('Search failed', e);

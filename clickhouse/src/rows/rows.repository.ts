@@ -62,6 +62,9 @@ export class RowsRepository {
   page(...a: Parameters<RowSearch['page']>) {
     return this.#search.page(...a);
   }
+  facets(...a: Parameters<RowSearch['facets']>) {
+    return this.#search.facets(...a);
+  }
   scan(...a: Parameters<RowSearch['scan']>) {
     return this.#search.scan(...a);
   }

@@ -1,6 +1,7 @@
 import type { FileRow } from '../files.repository.ts';
 import { containsSql, ident, likeContains } from '../sql.ts';
 import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
+import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
 
 /**
@@ -80,6 +81,40 @@ export class RowSearch {
       format: 'JSONCompactEachRow',
     });
     return toHits(query, c, await rs.json<unknown[]>());
+  }
+
+  /**
+   * Facets of the query's matching rows: for each of `headers` that a searched file has, its `limit`
+   * most frequent non-blank values with their row counts (most frequent first, then by value), in
+   * one read of the matching rows. Counts are exact. A header no file has gets no entry.
+   */
+  async facets(query: RowQuery, headers: readonly string[], limit: number): Promise<SearchFacet[]> {
+    const c = compileQuery(query);
+    if (!c || !headers.length) return [];
+    const params: Record<string, unknown> = { ...c.params, limit };
+    const tuples: string[] = [];
+    const known: string[] = [];
+    for (const header of headers) {
+      const i = known.length;
+      const value = valueOf(query.files, header, `fh${i}`);
+      if (!value) continue;
+      params[`fh${i}`] = header;
+      tuples.push(`(${i}, ${value})`);
+      known.push(header);
+    }
+    if (!tuples.length) return [];
+    const rs = await this.t.client.query({
+      query: `SELECT f.1 AS facet, f.2 AS value, count() AS n FROM (
+                SELECT arrayJoin([${tuples.join(', ')}]) AS f FROM ${this.t.table} WHERE ${c.where})
+              WHERE value != ''
+              GROUP BY facet, value ORDER BY facet, n DESC, value LIMIT {limit:UInt64} BY facet`,
+      query_params: params,
+      format: 'JSONCompactEachRow',
+    });
+    const byFacet = known.map((column): SearchFacet => ({ column, values: [] }));
+    for (const [facet, value, n] of await rs.json<[number, string, number]>())
+      byFacet[facet]!.values.push({ value, count: Number(n) });
+    return byFacet;
   }
 
   /**

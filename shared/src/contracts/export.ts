@@ -55,7 +55,7 @@ export interface PreprocessingPreview {
   expansionDetails: ExpansionDetail[];
 }
 
-export const exportRequestSchema = searchRequestSchema.omit({ page: true, size: true }).extend({
+export const exportRequestSchema = searchRequestSchema.omit({ page: true, size: true, facets: true }).extend({
   format: z.enum(EXPORT_FORMATS).default('XLSX'),
   columns: z.array(z.string()).optional(),
   customFilename: z.string().trim().max(200).optional(),

@@ -68,10 +68,27 @@ const matchFields = {
   matchAccents: z.boolean().optional(),
 };
 
+/** Most columns a search may ask facets of, and most values a facet answers. */
+export const MAX_FACET_COLUMNS = 8;
+export const FACET_VALUES = 10;
+
+/**
+ * Facets (issue 23): `facets` names columns whose most frequent values among the matching rows come
+ * back with their row counts (`SearchResponse.facets`, FACET_VALUES each), read by the engine with
+ * the page. Meant for low-cardinality columns (year, document type, language, source title).
+ */
+const facetFields = {
+  facets: z
+    .array(z.string().trim().min(1).max(1000))
+    .max(MAX_FACET_COLUMNS, `At most ${MAX_FACET_COLUMNS} facet columns can be shown at once.`)
+    .optional(),
+};
+
 /** `POST /api/file/search` body (spec section 3). `page` is zero-based. */
 export const searchRequestSchema = z.object({
   ...sortFields,
   ...matchFields,
+  ...facetFields,
   fileIds: z
     .array(z.string())
     .max(MAX_FILE_FILTER, 'Maximum of 25 files can be selected at once. Please deselect some files first.')
@@ -119,12 +136,21 @@ export interface SearchResponse {
   /** false: the search engine is unavailable; `message` says why. */
   searchAvailable: boolean;
   message: string | null;
+  /** The facets asked for (`facets`), in the order asked, for the columns some searched file has. */
+  facets?: SearchFacet[];
+}
+
+/** A column's most frequent non-blank values among a search's matching rows, with their row counts. */
+export interface SearchFacet {
+  column: string;
+  values: { value: string; count: number }[];
 }
 
 /** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */
 export const authorSearchRequestSchema = z.object({
   ...sortFields,
   ...matchFields,
+  ...facetFields,
   searchCriteria: criteriaSchema,
   page: z.coerce.number().int().min(0).default(0),
   size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
@@ -200,7 +226,7 @@ export interface FileSuggestion {
  * `POST /api/file/queries` body: a search to keep under a name (answer 201 `SavedQuery`).
  * `GET /api/file/queries` lists them newest first; `DELETE /api/file/queries/{id}` removes one (204).
  */
-export const saveQueryRequestSchema = searchRequestSchema.omit({ page: true, size: true }).extend({
+export const saveQueryRequestSchema = searchRequestSchema.omit({ page: true, size: true, facets: true }).extend({
   name: z.string().trim().min(1, 'Please give the search a name').max(200),
   fileType: z.enum(FILE_TYPES).default('GENERAL'),
 });

@@ -48,6 +48,8 @@ export interface ScreenSearchState {
   hidden: readonly string[];
   /** The file filter (general search only). */
   filter: FileFilter;
+  /** Columns whose facets are shown; null until the person chooses (see defaultFacetColumns). */
+  facets: readonly string[] | null;
 }
 
 const INITIAL: ScreenSearchState = {
@@ -56,6 +58,7 @@ const INITIAL: ScreenSearchState = {
   autoSearched: false,
   hidden: [],
   filter: NO_FILE_FILTER,
+  facets: null,
 };
 
 type Patch = Partial<ScreenSearchState> | ((state: ScreenSearchState) => Partial<ScreenSearchState>);

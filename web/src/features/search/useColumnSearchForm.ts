@@ -93,6 +93,20 @@ export function useColumnSearchForm(
       return { request: next };
     });
 
+  /**
+   * Adds (or replaces) one criterion of the shown search and runs it from its first page (a facet
+   * value clicked): its column's input shows the text, and a hidden column is shown again.
+   */
+  const addCriterion = (column: string, text: string) =>
+    update((current) => {
+      const base = current.request ?? { searchCriteria: {}, page: 0, size: SEARCH_PAGE_SIZE };
+      return {
+        values: { ...current.values, [column]: text },
+        hidden: current.hidden.filter((h) => h !== column),
+        request: { ...base, searchCriteria: { ...base.searchCriteria, [column]: text }, page: 0 },
+      };
+    });
+
   const goToPage = (page: number) =>
     update((current) =>
       current.request ? { request: { ...current.request, page: Math.max(0, page) } } : {},
@@ -109,6 +123,7 @@ export function useColumnSearchForm(
     goToPage,
     sortBy,
     setMatchAccents,
+    addCriterion,
     activeTerms,
   };
 }

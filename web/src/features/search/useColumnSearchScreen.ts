@@ -6,7 +6,7 @@ import { useFiles } from '../files/api';
 import { fromSavedSearch } from './savedSearches';
 import { useScreenSearchState } from './store';
 import type { SuggestionSource } from '../../api/queryKeys';
-import { visibleColumns } from './columns';
+import { defaultFacetColumns, visibleColumns } from './columns';
 import { datedFilename } from '../export/exportFilename';
 import { notify } from '../../ui/notify';
 import { searchableFiles } from './search';
@@ -39,7 +39,8 @@ export function useColumnSearchScreen(
   const typed = useMemo(() => searchableFiles(files.data, fileType), [files.data, fileType]);
   const { columnsOf } = options;
   const columns = useMemo(() => unionColumns(columnsOf ? columnsOf(typed) : typed), [typed, columnsOf]);
-  const [{ hidden: hiddenList, filter: searchFilter }, update] = useScreenSearchState(fileType);
+  const [{ hidden: hiddenList, filter: searchFilter, facets: chosenFacets }, update] =
+    useScreenSearchState(fileType);
   const hidden = useMemo(() => new Set(hiddenList), [hiddenList]);
   const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
   const visibleSet = useMemo(() => new Set(visible), [visible]);
@@ -47,11 +48,21 @@ export function useColumnSearchScreen(
   const [settingsOpen, setSettingsOpen] = useState(false);
   const hasFiles = typed.length > 0;
 
+  // Facets of the chosen columns (the usual low-cardinality ones until the person chooses).
+  const facetColumns = useMemo(() => {
+    const present = new Set(columns);
+    return (chosenFacets ?? defaultFacetColumns(columns)).filter((c) => present.has(c));
+  }, [chosenFacets, columns]);
+  const setFacetColumns = (next: readonly string[]) => update({ facets: next });
+
   const form = useColumnSearchForm(fileType, { available: columns, visible }, { autoSearch: hasFiles });
   const scope = fileType === 'GENERAL' ? options.scope : undefined;
-  const generalRequest = form.request && hasFiles ? { ...form.request, ...scope } : null;
-  const general = useGeneralSearch(fileType === 'GENERAL' ? generalRequest : null);
-  const authors = useAuthorsSearch(fileType === 'AUTHOR' && hasFiles ? form.request : null);
+  const asked =
+    form.request && hasFiles
+      ? { ...form.request, ...(facetColumns.length ? { facets: facetColumns } : {}) }
+      : null;
+  const general = useGeneralSearch(fileType === 'GENERAL' && asked ? { ...asked, ...scope } : null);
+  const authors = useAuthorsSearch(fileType === 'AUTHOR' ? asked : null);
   const search = fileType === 'GENERAL' ? general : authors;
   const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
   useSearchErrorToasts(search, form.request?.page ?? 0);
@@ -114,6 +125,8 @@ export function useColumnSearchScreen(
     visible,
     visibleSet,
     setVisible,
+    facetColumns,
+    setFacetColumns,
     settings: {
       opened: settingsOpen,
       open: () => setSettingsOpen(true),

@@ -4,6 +4,7 @@ import type { ColumnSearchScreen } from '../../useColumnSearchScreen';
 import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
 import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
 import { ExportDialog } from '../../../export/components/ExportDialog/ExportDialog';
+import { FacetsPanel } from '../FacetsPanel/FacetsPanel';
 import { SavedSearches } from '../SavedSearches/SavedSearches';
 import { SearchResults } from '../SearchResults/SearchResults';
 
@@ -22,8 +23,8 @@ export interface ColumnSearchSectionProps {
 }
 
 /**
- * The search inputs of the visible columns (with Search, Clear All and Export Results), the results,
- * and the Column Settings and export dialogs, for the Search and Authors screens.
+ * The search inputs of the visible columns (with Search, Clear All and Export Results), the facets,
+ * the results, and the Column Settings and export dialogs, for the Search and Authors screens.
  */
 export function ColumnSearchSection({
   screen,
@@ -75,6 +76,16 @@ export function ColumnSearchSection({
           }
         />
       </Paper>
+      {form.request !== null && screen.columns.length > 0 && (
+        <FacetsPanel
+          columns={screen.columns}
+          chosen={screen.facetColumns}
+          onChoose={screen.setFacetColumns}
+          facets={search.data?.searchAvailable ? search.data.facets : undefined}
+          onPick={form.addCriterion}
+          disabled={screen.loading}
+        />
+      )}
       <SearchResults
         idle={form.request === null}
         loading={screen.loading}

@@ -1,0 +1,84 @@
+/**
+ * Facets (issue 23): the most frequent values of chosen columns among a search's matching rows,
+ * with exact row counts, read with the page through `POST /api/file/search` (`facets`); accent
+ * matching and the file filter apply to them as to the rows; exports and saved searches ignore it.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import { FACET_VALUES, type FileRecord, type SearchResponse } from '@sift/shared/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let user: ApiClient;
+let files: FileRecord[];
+let reviews = 0;
+
+const csv = (text: string) => new TextEncoder().encode(text);
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Fay', 'Facet');
+  const years = Array.from({ length: 14 }, (_, i) => 2000 + i);
+  // Year 2000 once, 2001 twice, … so every count differs; a blank year is not a value.
+  const general = ['Authors,Year,Type'];
+  for (const [i, y] of years.entries())
+    for (let k = 0; k <= i; k++) {
+      if (k % 3 === 0) reviews++;
+      general.push(`"${k % 2 ? 'Müller, H' : 'Smith, J'}",${y},${k % 3 ? 'Article' : 'Review'}`);
+    }
+  general.push('"Muller, P",,Article');
+  const uploaded = await user.upload([
+    { name: 'years.csv', bytes: csv(`${general.join('\n')}\n`) },
+    { name: 'other.csv', bytes: csv('Authors,Language\n"Smith, K",English\n"Müller, A",German\n') },
+  ]);
+  files = await Promise.all(uploaded.map((f) => user.waitForIngest(f.id)));
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+const search = (body: object) =>
+  user.json<SearchResponse>('/file/search', { fileIds: files.map((f) => f.id), ...body });
+
+it('answers the most frequent values of each asked column, with exact counts, with the page', async () => {
+  const r = await search({ facets: ['Year', 'Type', 'Language', 'Not a column'] });
+  expect(r.totalRecords).toBe(105 + 1 + 2);
+  expect(r.data).toHaveLength(20);
+  expect(r.facets?.map((f) => f.column)).toEqual(['Year', 'Type', 'Language']);
+  const [year, type, language] = r.facets!;
+  expect(year!.values).toHaveLength(FACET_VALUES);
+  expect(year!.values.slice(0, 3)).toEqual([
+    { value: '2013', count: 14 },
+    { value: '2012', count: 13 },
+    { value: '2011', count: 12 },
+  ]);
+  expect(type!.values).toEqual([
+    { value: 'Article', count: 106 - reviews },
+    { value: 'Review', count: reviews },
+  ]);
+  expect(language!.values).toEqual([
+    { value: 'English', count: 1 },
+    { value: 'German', count: 1 },
+  ]);
+});
+
+it('counts only the matching rows, folded as the criteria are', async () => {
+  const r = await search({ searchCriteria: { Authors: 'muller' }, facets: ['Language', 'Year'] });
+  expect(r.totalRecords).toBe(49 + 1 + 1);
+  expect(r.facets![0]!.values).toEqual([{ value: 'German', count: 1 }]);
+  expect(r.facets![1]!.values[0]).toEqual({ value: '2013', count: 7 });
+  const exact = await search({ searchCriteria: { Authors: 'muller' }, matchAccents: true, facets: ['Year'] });
+  expect(exact.totalRecords).toBe(1);
+  expect(exact.facets).toEqual([{ column: 'Year', values: [] }]);
+  expect((await search({})).facets).toBeUndefined();
+});
+
+it('refuses more facet columns than it shows at once', async () => {
+  const res = await user.fetch('/file/search', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ facets: Array.from({ length: 9 }, (_, i) => `C${i}`) }),
+  });
+  expect(res.status).toBe(400);
+  expect(await res.text()).toContain('At most 8 facet columns');
+});

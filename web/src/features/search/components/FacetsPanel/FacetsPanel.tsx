@@ -1,0 +1,118 @@
+import { useId } from 'react';
+import {
+  Group,
+  MultiSelect,
+  Paper,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
+import { MAX_FACET_COLUMNS, type SearchFacet } from '@sift/shared/contracts';
+import classes from './FacetsPanel.module.css';
+
+export interface FacetsPanelProps {
+  /** Every column of the screen (the choice of facet columns). */
+  columns: readonly string[];
+  /** The columns whose facets are shown. */
+  chosen: readonly string[];
+  onChoose: (columns: string[]) => void;
+  /** The facets of the shown search (undefined while there are none yet). */
+  facets: readonly SearchFacet[] | undefined;
+  /** A value clicked: add it as a criterion of its column. */
+  onPick: (column: string, value: string) => void;
+  disabled?: boolean;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * Facets of a search: for each chosen column, its most frequent values among the matching rows with
+ * their row counts; clicking a value adds it as a criterion. The columns are chosen in a multi-select
+ * (the usual low-cardinality ones at first).
+ */
+export function FacetsPanel({
+  columns,
+  chosen,
+  onChoose,
+  facets,
+  onPick,
+  disabled = false,
+}: FacetsPanelProps) {
+  const headingId = useId();
+  const byColumn = new Map((facets ?? []).map((f) => [f.column, f]));
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Text id={headingId} fw={600}>
+            Facets
+          </Text>
+          <MultiSelect
+            label="Facet columns"
+            placeholder={chosen.length ? undefined : 'Choose columns...'}
+            data={[...columns]}
+            value={[...chosen]}
+            onChange={onChoose}
+            maxValues={MAX_FACET_COLUMNS}
+            searchable
+            clearable
+            size="xs"
+            w={{ base: '100%', sm: 420 }}
+          />
+        </Group>
+        {chosen.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            Choose columns to see their most frequent values in the results.
+          </Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+            {chosen.map((column) => {
+              const values = byColumn.get(column)?.values;
+              return (
+                <div key={column} role="group" aria-label={`${column} facet`}>
+                  <Text size="sm" fw={600} mb={4} truncate="end" title={column}>
+                    {column}
+                  </Text>
+                  {values === undefined ? (
+                    <Text size="xs" c="dimmed">
+                      Loading...
+                    </Text>
+                  ) : values.length === 0 ? (
+                    <Text size="xs" c="dimmed">
+                      No values in these results.
+                    </Text>
+                  ) : (
+                    <ScrollArea.Autosize mah={200} type="auto">
+                      <ul className={classes.list}>
+                        {values.map(({ value, count: n }) => (
+                          <li key={value}>
+                            <UnstyledButton
+                              className={classes.value}
+                              onClick={() => onPick(column, value)}
+                              disabled={disabled}
+                              aria-label={`${column}: ${value}, ${count.format(n)} ${n === 1 ? 'row' : 'rows'}`}
+                              title={`Search ${column} for "${value}"`}
+                            >
+                              <Text span size="xs" truncate="end">
+                                {value}
+                              </Text>
+                              <Text span size="xs" c="dimmed">
+                                {count.format(n)}
+                              </Text>
+                            </UnstyledButton>
+                          </li>
+                        ))}
+                      </ul>
+                    </ScrollArea.Autosize>
+                  )}
+                </div>
+              );
+            })}
+          </SimpleGrid>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
