@@ -104,7 +104,7 @@ export async function openStorage(
   try {
     await lock(async () => {
       await migrate(client, layout);
-      await rows.foldTextIndexes();
+      await rows.prepareFolding();
     });
   } catch (e) {
     await Promise.all([client, ...nodes].map((c) => c.close()));

@@ -1,4 +1,4 @@
-import { FOLDED_LETTERS } from '@sift/shared/contracts';
+import { FOLD_LETTERS, FOLD_SEQUENCES } from '@sift/shared/contracts';
 
 /**
  * The one audited place where identifiers and values enter SQL text. Queries are written with
@@ -19,19 +19,33 @@ export function likeContains(term: string): string {
 }
 
 /**
- * SQL for `expr` folded for accent- and case-insensitive matching: lower-cased, diacritics removed
- * (`Müller`, `MÜLLER` → `muller`; `José` → `jose`) and FOLDED_LETTERS written as plain letters: the
- * rule of `foldText` in `@sift/shared/contracts`, which a test holds to this one.
- * Text skip indexes are built on this expression (skip-index.ts), so `fold(col) LIKE fold(term)`
- * is served by them.
+ * The engine's fold, a SQL function of Sift's own (created at start-up: `foldFunctionDefinition`):
+ * the rule of `foldText` in `@sift/shared/contracts` (a test holds the two equal). ASCII cells take
+ * the fast path (`lower`): the whole rule on every cell made a scan several times slower than ILIKE.
+ * A table of accented letters for `translateUTF8` would be faster still, but each text index keeps
+ * the expression written out, and 200 of them passed the engine's limit on a table's definition.
+ * The version in the name changes with the rule: text indexes keep the expression they were built
+ * on, so a new rule needs new indexes (RowColumns.prepareFolding), never a silently changed one.
+ */
+export const FOLD_FUNCTION = 'sift_fold_v1';
+
+/** `CREATE FUNCTION` of FOLD_FUNCTION (idempotent), with `onCluster` (` ON CLUSTER …` or empty). */
+export function foldFunctionDefinition(onCluster: string): string {
+  const letters = Object.entries(FOLD_LETTERS);
+  const from = stringLiteral(letters.map(([f]) => f).join(''));
+  const to = stringLiteral(letters.map(([, t]) => t).join(''));
+  let folded = `translateUTF8(removeDiacriticsUTF8(lowerUTF8(x)), ${from}, ${to})`;
+  for (const [f, t] of Object.entries(FOLD_SEQUENCES))
+    folded = `replaceAll(${folded}, ${stringLiteral(f)}, ${stringLiteral(t)})`;
+  return `CREATE FUNCTION IF NOT EXISTS ${FOLD_FUNCTION}${onCluster} AS (x) -> if(length(x) = lengthUTF8(x), lower(x), ${folded})`;
+}
+
+/**
+ * SQL for `expr` folded for accent- and case-insensitive matching (`Müller`, `MÜLLER` → `muller`).
+ * Text skip indexes are built on it (skip-index.ts), so `fold(col) LIKE fold(term)` is served by them.
  */
 export function foldSql(expr: string): string {
-  const entries = Object.entries(FOLDED_LETTERS);
-  const single = entries.filter(([, to]) => to.length === 1);
-  let sql = `translateUTF8(removeDiacriticsUTF8(lowerUTF8(${expr})), '${single.map(([f]) => f).join('')}', '${single.map(([, t]) => t).join('')}')`;
-  for (const [from, to] of entries.filter(([, t]) => t.length > 1))
-    sql = `replaceAll(${sql}, '${from}', '${to}')`;
-  return sql;
+  return `${FOLD_FUNCTION}(${expr})`;
 }
 
 /**

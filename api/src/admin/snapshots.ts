@@ -176,7 +176,7 @@ export class Snapshots {
     }
     // A snapshot taken before a schema change comes back with the schema it had.
     await migrate(storage.client, storage.layout);
-    await storage.rows.foldTextIndexes();
+    await storage.rows.prepareFolding();
   }
 
   /**

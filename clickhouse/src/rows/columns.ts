@@ -5,7 +5,7 @@ import {
   textIndexName,
   wantsTextIndex,
 } from '../skip-index.ts';
-import { ident } from '../sql.ts';
+import { foldFunctionDefinition, ident } from '../sql.ts';
 import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type ColumnBudget, type RowsTable } from './types.ts';
 
 /** The physical columns of `rows` and their skip indexes: one column per distinct header, added at ingest. */
@@ -74,12 +74,16 @@ export class RowColumns {
   }
 
   /**
-   * Rebuilds on the folded value (skip-index.ts `textIndexDefinition`) every text index still on a
+   * Creates the engine's fold function (sql.ts FOLD_FUNCTION: it lives outside the database, so a
+   * restored database or a new server may lack it), then rebuilds on the folded value (skip-index.ts
+   * `textIndexDefinition`) every text index still on a
    * column's raw value, as Sift built them before accent-insensitive matching: the index is
    * replaced, then materialised in the background (a mutation). Until a part's index is rebuilt,
    * searches read that part whole: slower, never wrong. Resolves with the columns changed.
    */
-  async foldTextIndexes(): Promise<string[]> {
+  async prepareFolding(): Promise<string[]> {
+    const { layout: l } = this.t;
+    await l.everyNode(foldFunctionDefinition(l.onCluster));
     const raw = (await this.#textIndexes()).filter((i) => i.expr.replaceAll('`', '') === i.column);
     const { layout } = this.t;
     for (const { column } of raw) {

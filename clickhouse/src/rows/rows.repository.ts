@@ -40,8 +40,8 @@ export class RowsRepository {
   indexedColumns() {
     return this.#columns.indexedColumns();
   }
-  foldTextIndexes() {
-    return this.#columns.foldTextIndexes();
+  prepareFolding() {
+    return this.#columns.prepareFolding();
   }
 
   // Loading (loading.ts).

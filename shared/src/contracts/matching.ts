@@ -1,15 +1,16 @@
 /**
  * How a search term matches a cell: as a substring, regardless of case and accents, unless the
- * search asks for `matchAccents`. The engine folds with the same rule (clickhouse `foldSql`); the
- * web app uses `matchedParts` to highlight what matched.
+ * search asks for `matchAccents`. Both sides are folded (`foldText`): the engine with the same
+ * rule (clickhouse `foldSql`, built from FOLD_LETTERS and FOLD_SEQUENCES below), the web app to
+ * highlight what matched (`matchedParts`).
  */
 
 /**
- * Letters that lose nothing to removing diacritics (they have no decomposition) but that a person
- * typing plain Latin letters writes otherwise: `Sørensen` as `Sorensen`, `Łukasz` as `Lukasz`,
- * `Straße` as `Strasse`. Lower case only: folding lowers first.
+ * Lower-case letters without a decomposition that a person typing plain Latin letters writes
+ * otherwise (`Sørensen` as `Sorensen`, `Łukasz` as `Lukasz`), and those written as two letters
+ * (`Straße` as `Strasse`).
  */
-export const FOLDED_LETTERS: Readonly<Record<string, string>> = {
+export const FOLD_LETTERS: Readonly<Record<string, string>> = {
   ø: 'o',
   ł: 'l',
   đ: 'd',
@@ -17,22 +18,26 @@ export const FOLDED_LETTERS: Readonly<Record<string, string>> = {
   ı: 'i',
   ħ: 'h',
   ŧ: 't',
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  þ: 'th',
 };
+export const FOLD_SEQUENCES: Readonly<Record<string, string>> = { ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th' };
 
-const FOLDED = new RegExp(`[${Object.keys(FOLDED_LETTERS).join('')}]`, 'gu');
+const PLAIN = { ...FOLD_LETTERS, ...FOLD_SEQUENCES } as Readonly<Record<string, string>>;
+const PLAINED = new RegExp(`[${Object.keys(PLAIN).join('')}]`, 'gu');
 const MARKS = /\p{Mn}/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 
-/** `text` lower-cased, without diacritics, FOLDED_LETTERS written plain: `MÜLLER` → `muller`. */
+/**
+ * `text` folded for matching: lower-cased, diacritics removed (decomposed, combining marks
+ * dropped), FOLD_LETTERS and FOLD_SEQUENCES written plain. `MÜLLER` → `muller`, `Nguyễn` →
+ * `nguyen`, `Straße` → `strasse`, `Иванов` → `иванов`. ASCII text is only lower-cased.
+ */
 export function foldText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .toLowerCase()
     .normalize('NFD')
     .replace(MARKS, '')
-    .replace(FOLDED, (c) => FOLDED_LETTERS[c]!);
+    .replace(PLAINED, (c) => PLAIN[c]!);
 }
 
 /**
@@ -48,8 +53,7 @@ export function matchedParts(value: string, term: string, matchAccents = false):
   let folded = '';
   const from: number[] = [];
   for (let i = 0; i < value.length;) {
-    const cp = value.codePointAt(i)!;
-    const width = cp > 0xffff ? 2 : 1;
+    const width = value.codePointAt(i)! > 0xffff ? 2 : 1;
     const piece = fold(value.slice(i, i + width));
     folded += piece;
     for (let k = 0; k < piece.length; k++) from.push(i);
@@ -59,9 +63,7 @@ export function matchedParts(value: string, term: string, matchAccents = false):
   const parts = new Set<string>();
   for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + needle.length)) {
     const start = from[at]!;
-    let end = from[at + needle.length]!;
-    // Marks after the last letter belong to it (`e` + U+0301).
-    while (end < value.length && fold(value[end]!) === '') end++;
+    const end = from[at + needle.length]!;
     if (end > start) parts.add(value.slice(start, end));
   }
   return [...parts];

@@ -226,10 +226,12 @@ export interface FileSuggestion {
  * `POST /api/file/queries` body: a search to keep under a name (answer 201 `SavedQuery`).
  * `GET /api/file/queries` lists them newest first; `DELETE /api/file/queries/{id}` removes one (204).
  */
-export const saveQueryRequestSchema = searchRequestSchema.omit({ page: true, size: true, facets: true }).extend({
-  name: z.string().trim().min(1, 'Please give the search a name').max(200),
-  fileType: z.enum(FILE_TYPES).default('GENERAL'),
-});
+export const saveQueryRequestSchema = searchRequestSchema
+  .omit({ page: true, size: true, facets: true })
+  .extend({
+    name: z.string().trim().min(1, 'Please give the search a name').max(200),
+    fileType: z.enum(FILE_TYPES).default('GENERAL'),
+  });
 export type SaveQueryRequest = z.input<typeof saveQueryRequestSchema>;
 
 /** A saved search: its name, the search it repeats, and when it was saved. */
