@@ -1,15 +1,78 @@
+import chardet from 'chardet';
 import { parse } from 'fast-csv';
 import { open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { ParsedRow, ReadProgress } from './types.ts';
 import { countingReadStream } from './counting-stream.ts';
 
-export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+/**
+ * A text encoding by its WHATWG name, as `TextDecoder` reports it (`utf-8`, `utf-16le`, `gb18030`,
+ * `shift_jis`, `windows-1250`, `iso-8859-2`, …). Every encoding but UTF-16 keeps ASCII bytes as
+ * they are, and no multi-byte character of them contains a line break, space, tab or quote byte.
+ */
+export type Encoding = string;
 
-/** Reads the first bytes to pick the encoding: a BOM decides; otherwise UTF-8 if valid, else Windows-1252. */
-export async function sniff(filePath: string): Promise<{ encoding: Encoding; sample: string }> {
+/** How a file's encoding was chosen, and how sure the choice is (0–100). */
+export interface EncodingGuess {
+  encoding: Encoding;
+  /** `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `detector`: chardet's statistics. */
+  method: 'bom' | 'utf-8' | 'detector';
+  /** 100 for a BOM or valid UTF-8; otherwise the detector's confidence in its best guess. */
+  confidence: number;
+  /** The detector's name for it when it differs (`ISO-8859-1`, decoded as its superset `windows-1252`). */
+  detected?: string;
+}
+
+/** Bytes of a file read to choose its encoding and delimiter. */
+const SNIFF_BYTES = 64 * 1024;
+
+/** True when `bytes` decode as `encoding` without an invalid sequence (up to 3 bytes cut at the end). */
+function decodes(bytes: Buffer, encoding: string, cut: boolean): boolean {
+  try {
+    new TextDecoder(encoding, { fatal: true }).decode(
+      cut ? bytes.subarray(0, Math.max(0, bytes.length - 3)) : bytes,
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The encoding of a file whose first bytes are `head` (`whole`: they are the whole file): a BOM
+ * decides; bytes that are valid UTF-8 are UTF-8; otherwise chardet's most likely encoding that the
+ * platform's `TextDecoder` has and that decodes the bytes without error (GB18030 for a CNKI export,
+ * Shift_JIS, Windows-1250/1251, ISO-8859-2, …), else Windows-1252, which decodes any byte.
+ */
+export function guessEncoding(head: Buffer, whole: boolean): EncodingGuess {
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', method: 'bom', confidence: 100 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', method: 'bom', confidence: 100 };
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
+    return { encoding: 'utf-8', method: 'bom', confidence: 100 };
+  // A multi-byte sequence may be cut at the end of a sample.
+  if (decodes(head, 'utf-8', !whole)) return { encoding: 'utf-8', method: 'utf-8', confidence: 100 };
+  for (const match of chardet.analyse(head)) {
+    let encoding: string;
+    try {
+      encoding = new TextDecoder(match.name).encoding;
+    } catch {
+      continue; // a name the platform does not decode (UTF-32, ISO-2022-CN…)
+    }
+    if (encoding.startsWith('utf-16') || !decodes(head, encoding, !whole)) continue;
+    return {
+      encoding,
+      method: 'detector',
+      confidence: match.confidence,
+      ...(encoding !== match.name.toLowerCase() ? { detected: match.name } : {}),
+    };
+  }
+  return { encoding: 'windows-1252', method: 'detector', confidence: 0 };
+}
+
+/** Reads the first bytes of a file to choose its encoding (see guessEncoding); `sample` is them decoded. */
+export async function sniff(filePath: string): Promise<EncodingGuess & { sample: string }> {
   const fh = await open(filePath, 'r');
-  const head = Buffer.alloc(64 * 1024);
+  const head = Buffer.alloc(SNIFF_BYTES);
   let n: number;
   try {
     ({ bytesRead: n } = await fh.read(head, 0, head.length, 0));
@@ -17,19 +80,8 @@ export async function sniff(filePath: string): Promise<{ encoding: Encoding; sam
     await fh.close();
   }
   const buf = head.subarray(0, n);
-  let encoding: Encoding;
-  if (buf[0] === 0xff && buf[1] === 0xfe) encoding = 'utf-16le';
-  else if (buf[0] === 0xfe && buf[1] === 0xff) encoding = 'utf-16be';
-  else {
-    encoding = 'utf-8';
-    try {
-      // A multi-byte sequence may be cut at the end of the sample: drop up to 3 trailing bytes.
-      new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, Math.max(0, n - 3)));
-    } catch {
-      encoding = 'windows-1252';
-    }
-  }
-  return { encoding, sample: new TextDecoder(encoding).decode(buf) };
+  const guess = guessEncoding(buf, n < SNIFF_BYTES);
+  return { ...guess, sample: new TextDecoder(guess.encoding).decode(buf) };
 }
 
 /** The delimiter (comma, semicolon, tab or pipe) that occurs most in the first non-empty line, outside quotes. */

@@ -12,7 +12,15 @@ export { uniqueHeaders, widenHeaders, RESERVED_HEADERS } from './headers.ts';
 export { cellText, trimRow } from './cell-text.ts';
 export { readSpreadsheet } from './read.ts';
 export { countingReadStream } from './counting-stream.ts';
-export { decoder, detectDelimiter, readCsv, sniff, type Encoding } from './csv.ts';
+export {
+  decoder,
+  detectDelimiter,
+  guessEncoding,
+  readCsv,
+  sniff,
+  type Encoding,
+  type EncodingGuess,
+} from './csv.ts';
 export { splitCsv, type CsvChunk, type CsvSplit } from './csv-split.ts';
 export type { ParsedRow, ReadProgress } from './types.ts';
 export { readIsolated, READ_ISOLATION, type ReadIsolation } from './isolated-read.ts';

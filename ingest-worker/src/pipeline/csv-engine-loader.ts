@@ -189,7 +189,7 @@ async function loadWithEngine(
 
 /**
  * `text` (ASCII control and punctuation characters: what the scans below look for) as the bytes it
- * has in a file of `encoding`; UTF-8 and Windows-1252 agree on ASCII.
+ * has in a file of `encoding`; every encoding but UTF-16 keeps ASCII as it is.
  */
 function encodedIn(text: string, encoding: Encoding): Buffer {
   return encoding === 'utf-16be'
@@ -210,9 +210,9 @@ export async function recordStartsWithBlank(filePath: string, encoding: Encoding
   const bom =
     encoding === 'utf-8'
       ? Buffer.from([0xef, 0xbb, 0xbf])
-      : encoding === 'windows-1252'
-        ? null
-        : enc('\ufeff');
+      : encoding.startsWith('utf-16')
+        ? enc('\ufeff')
+        : null;
   const overlap = Math.max(...patterns.map((p) => p.length)) - 1;
   // As if a line break came before the file: a blank first character then matches too.
   let tail = enc('\n');
