@@ -16,6 +16,7 @@ import { FilesRepository, type FileRow, type RecordsChanged } from './files.repo
 import { MemoryPurger } from './engine-memory.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows/index.ts';
+import type { ImportReport } from '@sift/shared/contracts';
 
 export * from './accounts.repository.ts';
 export * from './json-documents.repository.ts';
@@ -49,6 +50,8 @@ export interface Storage {
   queries: JsonDocumentsRepository<SavedQueryDocument>;
   /** What administrators did (owner '' = the system-wide log). */
   audit: JsonDocumentsRepository<AuditDocument>;
+  /** Import reports, one per GENERAL file (its id), written when its ingest ends. */
+  importReports: JsonDocumentsRepository<ImportReport>;
   /**
    * Runs `work` (an ingest's load, an export: work that has the engine write and free large
    * buffers) while the embedded engine's freed memory is returned to the kernel every 100 ms
@@ -57,8 +60,9 @@ export interface Storage {
    */
   purgingMemory<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * Removes the rows of these files (GENERAL or AUTHOR ids) and the records of the AUTHOR files
-   * among them; GENERAL records stay (their status says what happened). Unknown ids are skipped.
+   * Removes the rows of these files (GENERAL or AUTHOR ids), the records of the AUTHOR files among
+   * them and their import reports; GENERAL records stay (their status says what happened). Unknown
+   * ids are skipped.
    */
   removeFileData(fileIds: string[]): Promise<void>;
   /**
@@ -129,6 +133,7 @@ export async function openStorage(
     }
   };
   const files = new FilesRepository(client, options.database, recordsChanged);
+  const importReports = new JsonDocumentsRepository<ImportReport>(client, options.database, 'import-report');
   return {
     client,
     database: options.database,
@@ -140,11 +145,13 @@ export async function openStorage(
     exports: new JsonDocumentsRepository<ExportDocument>(client, options.database, 'export'),
     queries: new JsonDocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
     audit: new JsonDocumentsRepository<AuditDocument>(client, options.database, 'audit'),
+    importReports,
     purgingMemory: (work) => (purger ? purger.during(work) : work()),
     async removeFileData(fileIds) {
       await rows.deleteFiles(fileIds);
       const records = await Promise.all(fileIds.map((id) => files.get(id)));
       await files.remove(records.filter((f): f is FileRow => f !== null && f.fileType === 'AUTHOR'));
+      await importReports.removeIds(fileIds);
     },
     recordsChanged,
     async ping() {

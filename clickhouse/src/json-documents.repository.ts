@@ -76,6 +76,11 @@ export class JsonDocumentsRepository<T> {
     if (docs.length) await this.#write(docs, 1);
   }
 
+  /** Removes the documents with these ids, whoever owns them (those of a file being removed). */
+  async removeIds(ids: string[]): Promise<void> {
+    if (ids.length) await this.remove(await this.#select('id IN {ids:Array(String)}', { ids }));
+  }
+
   /** The owner's document with this id, or null (another account's document is null too). */
   async get(id: string, ownerId: string): Promise<StoredDocument<T> | null> {
     const [doc] = await this.#select('owner_id = {ownerId:String} AND id = {id:String}', { ownerId, id });

@@ -1,9 +1,9 @@
 /**
  * The search results grid in a real browser (issue 23): sorting the rows by a column from its
  * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
- * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets.
+ * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets; a legacy encoding read and reported.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -206,6 +206,60 @@ describe('Results grid, in a browser', () => {
       await expect
         .poll(() => labels('Document Type'))
         .toEqual(['Document Type: Article, 1 row', 'Document Type: Review, 1 row']);
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    'reads a Windows-1250 file, finds its names without accents, and reports how it was read',
+    async () => {
+      const file = path.join(dir, 'czech.csv');
+      copyFileSync(
+        path.join(import.meta.dirname, '..', 'fixtures', 'encodings', 'czech-windows-1250.csv'),
+        file,
+      );
+      await app.open('Upload');
+      await app.upload.choose(file);
+      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.open('Search');
+      await app.search.clearAll();
+      await app.search.columnInput('Autor').fill('dvorak');
+      await app.search.columnInput('Autor').press('Escape');
+      await app.search.run();
+      await app.sees('Showing 5 results', { exact: true });
+      await expect
+        .poll(() =>
+          page
+            .getByRole('table', { name: /^Search results/ })
+            .locator('mark')
+            .allTextContents(),
+        )
+        .toEqual(Array(5).fill('Dvořák'));
+
+      await app.open('Files');
+      await page.getByRole('button', { name: 'Import report of czech.csv' }).click();
+      const dialog = app.dialog('Import report: czech.csv');
+      const read = dialog.getByRole('table', { name: 'How the file was read' });
+      await expect
+        .poll(() => read.getByRole('row').allInnerTexts())
+        .toContainEqual(expect.stringMatching(/^Encoding\s+windows-1250 \(detected, \d+% sure\)$/));
+      expect(await read.getByRole('row').allInnerTexts()).toContainEqual(
+        expect.stringMatching(/^Delimiter\s+Comma$/),
+      );
+      const sheet = dialog.getByRole('table', { name: 'Sheets' }).getByRole('row').nth(1);
+      expect((await sheet.getByRole('cell').allInnerTexts()).slice(0, 4)).toEqual(['czech', '1', '24', '5']);
+      // Once the dialog's opening transitions have ended (not endless ones, like a spinner's).
+      await page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+            .map((a) => a.finished),
+        ),
+      );
+      await app.screenshot('files-import-report');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
     },
     INGEST_TIMEOUT_MS + 30_000,
   );

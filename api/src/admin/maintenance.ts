@@ -60,6 +60,7 @@ export class Maintenance {
       if (parts.files) {
         const all = await storage.files.listAll();
         await storage.files.remove(all);
+        await storage.importReports.removeIds(all.map((f) => f.id));
         result.fileRecordsDeleted = all.length;
         const originals = all.filter((f) => f.filename).map((f) => originalKey(f.filename));
         for (const key of originals) if ((await this.deps.objects.size(key)) !== null) result.filesDeleted++;

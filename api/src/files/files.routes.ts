@@ -7,6 +7,7 @@ import { accountOf } from '../auth/middleware.ts';
 import {
   authorFilesListSchema,
   type AuthorFileStatistics,
+  type ImportReport,
   type UploadMultipleResponse,
   type UploadResponse,
 } from '@sift/shared/contracts';
@@ -131,6 +132,9 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
   });
   router.get('/files/:id', async (req, res) => {
     res.json(await files.get(accountOf(res).id, String(req.params.id)));
+  });
+  router.get('/files/:id/report', async (req, res) => {
+    res.json((await files.importReport(accountOf(res).id, String(req.params.id))) satisfies ImportReport);
   });
   router.get(['/preprocessed', '/preprocessed/status/:status'], async (req, res) => {
     const sort = parseBody(authorFilesListSchema, req.query);

@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { newUploadRecord, type FileRow, type Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
-import type { FileRecord, FileStatistics, AuthorFileStatistics } from '@sift/shared/contracts';
+import type { FileRecord, FileStatistics, AuthorFileStatistics, ImportReport } from '@sift/shared/contracts';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
@@ -228,6 +228,18 @@ export class FilesService {
   /** One of the owner's files; another account's id is NotFoundError (404) like a missing one. */
   async get(ownerId: string, id: string): Promise<FileRecord> {
     return toFileRecord(await this.#owned(ownerId, id));
+  }
+
+  /**
+   * The import report of one of the owner's files (an AUTHOR file answers its source's). 404 when
+   * the file is not the owner's, or has no report: not ingested yet, failed, or ingested before
+   * reports existed.
+   */
+  async importReport(ownerId: string, id: string): Promise<ImportReport> {
+    const file = await this.#owned(ownerId, id);
+    const doc = await this.storage.importReports.get(file.sourceFileId || file.id, ownerId);
+    if (!doc) throw new NotFoundError('This file has no import report yet.', 'REPORT_NOT_FOUND');
+    return doc.body;
   }
 
   /**

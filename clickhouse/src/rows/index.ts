@@ -9,6 +9,7 @@ export {
   type RowAuthors,
 } from './authors.ts';
 export type { ExportQuery } from './export.ts';
+export type { RowReport, SheetFill, ValueRows } from './report.ts';
 export {
   MAX_NEW_COLUMNS_PER_FILE,
   MAX_PHYSICAL_COLUMNS,

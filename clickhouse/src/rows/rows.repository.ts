@@ -5,6 +5,7 @@ import { RowColumns } from './columns.ts';
 import { contacts } from './contacts.ts';
 import { RowExport } from './export.ts';
 import { RowLoading } from './loading.ts';
+import { RowReport } from './report.ts';
 import { RowSearch } from './search.ts';
 import type { RowsTable } from './types.ts';
 
@@ -22,6 +23,8 @@ export class RowsRepository {
   readonly #export: RowExport;
   /** AUTHOR rows written by the engine from the GENERAL rows (authors.ts). */
   readonly authors: RowAuthors;
+  /** Figures of a loaded file read back for its import report (report.ts). */
+  readonly report: RowReport;
 
   /** `embedded`: the engine is this process's chDB (see RowsTable.embedded). */
   constructor(client: ClickHouseClient, layout: TableLayout, embedded = true) {
@@ -31,6 +34,7 @@ export class RowsRepository {
     this.#search = new RowSearch(this.#t);
     this.#export = new RowExport(this.#t);
     this.authors = new RowAuthors(this.#t);
+    this.report = new RowReport(this.#t);
   }
 
   // Columns and skip indexes (columns.ts).

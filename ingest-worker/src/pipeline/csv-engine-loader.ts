@@ -19,7 +19,13 @@ import {
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withScratchDir } from './scratch.ts';
-import { PROGRESS_INTERVAL_MS, type LoadContext, type LoadedFiles } from './types.ts';
+import {
+  noteHeaderRow,
+  noteWidened,
+  PROGRESS_INTERVAL_MS,
+  type LoadContext,
+  type LoadedFiles,
+} from './types.ts';
 
 /** Size of the pieces the CSV body is loaded in (progress granularity, bounded engine memory). */
 export const CSV_CHUNK_BYTES = 32 * 1024 * 1024;
@@ -161,7 +167,10 @@ async function loadWithEngine(
       clearInterval(timer);
     }
 
-    const headers = widenHeaders(uniqueHeaders(header.cells), split.maxFields);
+    const named = uniqueHeaders(header.cells);
+    const headers = widenHeaders(named, split.maxFields);
+    noteHeaderRow(ctx, sheet, header.rowNumber, header.cells, named);
+    noteWidened(ctx, sheet, headers.length - named.length);
     const general = await startSheet(ctx, sheet, headers, sample);
     if (!general) return null;
     const total = Math.max(
@@ -244,6 +253,7 @@ async function loadDirect(
   sample: string[][],
 ): Promise<LoadedFiles | null> {
   const headers = uniqueHeaders(header.cells);
+  noteHeaderRow(ctx, sheet, header.rowNumber, header.cells, headers);
   const general = await startSheet(ctx, sheet, headers, sample);
   if (!general) return null;
   const size = Math.max(1, (await stat(ctx.filePath)).size);

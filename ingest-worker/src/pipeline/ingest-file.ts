@@ -3,7 +3,15 @@ import type { FileRow, Storage } from '@sift/clickhouse';
 import { originalKey } from '@sift/object-store';
 import { authorFileId } from '@sift/shared/author-files';
 import type { IngestFilePayload } from '@sift/shared/jobs';
-import { InvalidFileError, validateSpreadsheet } from '@sift/spreadsheet';
+import {
+  detectDelimiter,
+  InvalidFileError,
+  sniff,
+  validateSpreadsheet,
+  type SpreadsheetFormat,
+} from '@sift/spreadsheet';
+import type { ImportReport } from '@sift/shared/contracts';
+import { authorPairing, buildImportReport, type ImportReportInput } from './import-report.ts';
 import { deriveAuthorFile } from './author-derivation.ts';
 import { loadCsvWithEngine } from './csv-engine-loader.ts';
 import { loadWithParsers } from './parser-loader.ts';
@@ -13,6 +21,7 @@ import {
   RECORD_WAIT_MS,
   type IngestDeps,
   type LoadContext,
+  type LoadNotes,
   type ProgressReporter,
 } from './types.ts';
 
@@ -47,11 +56,19 @@ export async function ingestFile(
   await progress(1, 0);
   // The original as a local file: its own on local disk, a scratch copy from a shared bucket.
   const columnBudget = newColumnBudget();
+  const notes: LoadNotes = { sheets: new Map(), widened: new Map() };
+  let format: SpreadsheetFormat = 'csv';
+  let csv: ImportReportInput['csv'] = null;
   const { general, authorSheets } = await deps.originals.withLocalFile(
     originalKey(payload.storedName),
     deps.tmpDir,
     async (filePath) => {
-      const format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
+      format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
+      if (format === 'csv') {
+        // As the loaders choose them (they read in a worker thread or in the engine): for the report.
+        const { sample, ...encoding } = await sniff(filePath);
+        csv = { encoding, delimiter: detectDelimiter(sample) };
+      }
       // A retry after the file was searchable (its AUTHOR file failed): out of searches first.
       if (file.status === 'PROCESSED') await storage.files.save({ ...file, status: 'PROCESSING' });
       await storage.removeFileData([file.id, authorId]);
@@ -67,6 +84,7 @@ export async function ingestFile(
         csvLoader: deps.csvLoader,
         readIsolation: deps.readIsolation,
         columnBudget,
+        notes,
         progress: async (p) => {
           signal?.throwIfAborted();
           await progress(2, p);
@@ -121,6 +139,11 @@ export async function ingestFile(
   // One write for both records: the AUTHOR record is never missing while the GENERAL one is done.
   await storage.files.save(...(authorFile ? [authorFile, done] : [done]));
   const written: FileRow[] = [done];
+  // The import report, once the file is searchable, beside the AUTHOR file's derivation (it never
+  // rejects); that file's pairing is added to it after.
+  const importReport = reporting(done, () =>
+    buildImportReport({ storage, general: done, format, csv, notes }),
+  );
 
   await progress(3, 0);
   if (authorFile) {
@@ -142,7 +165,11 @@ export async function ingestFile(
       ),
     );
     await progress(4, 0);
-    if (await deletedMeanwhile()) return [];
+    if (await deletedMeanwhile()) {
+      await importReport;
+      await storage.importReports.removeIds([done.id]);
+      return [];
+    }
     const derived: FileRow = {
       ...authorFile,
       status: 'PROCESSED',
@@ -154,9 +181,37 @@ export async function ingestFile(
     };
     await storage.files.save(derived);
     written.unshift(derived);
+    const general = await importReport;
+    if (general)
+      await reporting(done, async () => ({ ...general, authors: await authorPairing(storage, derived) }));
   }
+  await importReport;
   await progress(4, 100);
   return written;
+
+  /**
+   * Saves the import report `build` makes for `general`, and answers it; null when that failed,
+   * which is logged, never passed on: the file is searchable already, and a retry would ingest it
+   * all again for a report.
+   */
+  async function reporting(
+    general: FileRow,
+    build: () => Promise<ImportReport>,
+  ): Promise<ImportReport | null> {
+    try {
+      const body = await build();
+      await storage.importReports.save({
+        id: general.id,
+        ownerId: general.ownerId,
+        createdAt: body.createdAt,
+        body,
+      });
+      return body;
+    } catch (e) {
+      console.error(`[sift] Could not write the import report of file ${general.id}`, e);
+      return null;
+    }
+  }
 }
 
 /** Error of a job whose file's record never reached the replica it reads; the job is retried. */

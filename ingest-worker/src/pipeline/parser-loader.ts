@@ -11,7 +11,14 @@ import {
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withBatchDir } from './scratch.ts';
-import { progressDue, type AuthorSheet, type LoadContext, type LoadedFiles } from './types.ts';
+import {
+  noteHeaderRow,
+  noteWidened,
+  progressDue,
+  type AuthorSheet,
+  type LoadContext,
+  type LoadedFiles,
+} from './types.ts';
 
 /** Rows handled between two turns of the event loop (a power of two). */
 const YIELD_EVERY_ROWS = 256;
@@ -35,6 +42,8 @@ async function loadRows(
   const authorSheets: AuthorSheet[] = [];
   let sheet: string | null = null;
   let headerSeen = false;
+  /** The header row's width: what rows wider than it added is noted. */
+  let widenedFrom = 0;
   let authorSheet: AuthorSheet | null = null;
   const read: ReadProgress = { bytesRead: 0 };
   const size = Math.max(1, (await stat(ctx.filePath)).size);
@@ -59,6 +68,8 @@ async function loadRows(
       if (!headerSeen) {
         headerSeen = true;
         const headers = uniqueHeaders(cells);
+        noteHeaderRow(ctx, sheet, row.rowNumber, cells, headers);
+        widenedFrom = headers.length;
         await general.startSheet(sheet, headers);
         authorSheet = hasAuthorColumns(headers) ? { sheet, headers } : null;
         if (authorSheet) authorSheets.push(authorSheet);
@@ -66,6 +77,7 @@ async function loadRows(
       }
       if (cells.length > general.headers.length) {
         await general.setHeaders(widenHeaders(general.headers, cells.length));
+        noteWidened(ctx, sheet, general.headers.length - widenedFrom);
         if (authorSheet) authorSheet.headers = general.headers;
       }
       await general.add(row.rowNumber, cells);

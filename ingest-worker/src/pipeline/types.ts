@@ -80,6 +80,32 @@ export interface LoadContext {
   columnBudget: ColumnBudget;
   /** Stage progress, 0–100. */
   progress: (stageProgress: number) => Promise<void>;
+  /** What the loader notes for the import report (optional: loaders called alone need none). */
+  notes?: LoadNotes | undefined;
+}
+
+/** What a loader notes for a file's import report (import-report.ts). */
+export interface LoadNotes {
+  /** Sheet → its header row (counted from 1), the header cells as read, and the headers used. */
+  sheets: Map<string, { headerRow: number; raw: string[]; headers: string[] }>;
+  /** Sheet → how many columns rows wider than the header row added. */
+  widened: Map<string, number>;
+}
+
+/** Notes a sheet's header row (a later note of the same sheet, e.g. a load started again, replaces it). */
+export function noteHeaderRow(
+  ctx: LoadContext,
+  sheet: string,
+  headerRow: number,
+  raw: string[],
+  headers: string[],
+): void {
+  ctx.notes?.sheets.set(sheet, { headerRow, raw, headers });
+}
+
+/** Notes that rows of a sheet were wider than its header row: `added` columns were added for them. */
+export function noteWidened(ctx: LoadContext, sheet: string, added: number): void {
+  if (added > 0) ctx.notes?.widened.set(sheet, added);
 }
 
 /** A sheet of the GENERAL file whose header row has the author columns, with its final headers. */

@@ -10,5 +10,6 @@ export * from './uploads.ts';
 export * from './upload-tracking.ts';
 export * from './search.ts';
 export * from './matching.ts';
+export * from './import-report.ts';
 export * from './export.ts';
 export * from './admin.ts';

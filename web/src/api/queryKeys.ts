@@ -14,6 +14,7 @@ export const queryKeys = {
     all: ['files'] as const,
     list: () => [...queryKeys.files.all, 'list'] as const,
     detail: (id: string) => [...queryKeys.files.all, 'detail', id] as const,
+    report: (id: string) => [...queryKeys.files.all, 'report', id] as const,
   },
   search: {
     all: ['search'] as const,

@@ -13,6 +13,7 @@ import { clampPage, FILES_PAGE_SIZE, pageCount, pageSlice } from '../lib/paging'
 import { keepExisting } from '../lib/selection';
 import { FilesTable } from '../features/files/components/FilesTable/FilesTable';
 import { useDeleteFlow } from '../features/files/useDeleteFlow';
+import { ImportReportDialog } from '../features/files/components/ImportReportDialog/ImportReportDialog';
 
 const plural = (n: number) => `${n} file(s)`;
 
@@ -23,6 +24,7 @@ const plural = (n: number) => `${n} file(s)`;
 export function FilesPage() {
   const files = useFiles();
   const deleteFile = useDeleteFile();
+  const [reportFile, setReportFile] = useState<FileRecord | null>(null);
   const deleteFiles = useDeleteFiles();
   const { ask, deleting, dialog } = useDeleteFlow<FileRecord>({
     title: 'Delete file',
@@ -126,6 +128,7 @@ export function FilesPage() {
           deleting={deleting}
           deleteDisabled={deleteFiles.isPending}
           onDelete={ask}
+          onReport={setReportFile}
         />
       )}
 
@@ -144,6 +147,7 @@ export function FilesPage() {
         onConfirm={removeSelected}
         onCancel={() => setConfirmBulk(false)}
       />
+      <ImportReportDialog file={reportFile} onClose={() => setReportFile(null)} />
     </Stack>
   );
 }

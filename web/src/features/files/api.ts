@@ -1,6 +1,6 @@
 /** Server state of the account's files: the list (polled while any is PROCESSING) and deletes. */
 import { type Query, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FileRecord } from '@sift/shared/contracts';
+import { type FileRecord, type ImportReport } from '@sift/shared/contracts';
 import { apiRequest, isApiError } from '../../api/client';
 import { mutationKeys, queryKeys } from '../../api/queryKeys';
 
@@ -17,6 +17,17 @@ export function useFiles() {
     queryFn: ({ signal }) => apiRequest<FileRecord[]>('/file/files', { signal }),
     refetchInterval: (query: Query<FileRecord[]>) =>
       anyProcessing(query.state.data) ? FILES_POLL_MS : false,
+  });
+}
+
+/** `GET /api/file/files/{id}/report`: a file's import report (null: none asked for). Not retried: a 404 says there is none yet. */
+export function useImportReport(fileId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.files.report(fileId ?? ''),
+    queryFn: ({ signal }) =>
+      apiRequest<ImportReport>(`/file/files/${encodeURIComponent(fileId!)}/report`, { signal }),
+    enabled: fileId !== null,
+    retry: false,
   });
 }
 

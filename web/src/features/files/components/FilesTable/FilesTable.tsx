@@ -1,5 +1,5 @@
 import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { IconReport, IconTrash } from '@tabler/icons-react';
 import type { FileRecord } from '@sift/shared/contracts';
 import {
   DataTable,
@@ -17,10 +17,22 @@ export interface FilesTableProps {
   /** Every delete button is disabled (a bulk delete is running). */
   deleteDisabled: boolean;
   onDelete: (file: FileRecord) => void;
+  /** Opens a PROCESSED file's import report. */
+  onReport?: (file: FileRecord) => void;
 }
 
-/** One page of the account's files: type, status (with why a file failed), counts, upload time, delete. */
-export function FilesTable({ files, selection, deleting, deleteDisabled, onDelete }: FilesTableProps) {
+/**
+ * One page of the account's files: type, status (with why a file failed), counts, upload time, the
+ * import report and delete.
+ */
+export function FilesTable({
+  files,
+  selection,
+  deleting,
+  deleteDisabled,
+  onDelete,
+  onReport,
+}: FilesTableProps) {
   const columns: DataColumn<FileRecord>[] = [
     { key: 'type', header: 'Type', render: (file) => <FileTypeBadge fileType={file.fileType} /> },
     { key: 'status', header: 'Status', render: (file) => <StatusBadge status={file.status} /> },
@@ -61,7 +73,18 @@ export function FilesTable({ files, selection, deleting, deleteDisabled, onDelet
       render: (file) => {
         const busy = deleting.has(file.id);
         return (
-          <Group justify="flex-end">
+          <Group justify="flex-end" gap="xs" wrap="nowrap">
+            {onReport && file.status === 'PROCESSED' && (
+              <Tooltip label="Import report">
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={`Import report of ${file.originalFilename}`}
+                  onClick={() => onReport(file)}
+                >
+                  <IconReport size={18} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            )}
             <Tooltip label="Delete">
               <ActionIcon
                 variant="subtle"

@@ -1,0 +1,116 @@
+import type { FileRow, Storage } from '@sift/clickhouse';
+import { AUTHORS_HEADER, EMAIL_MATCH_HEADER, EMAILS_HEADER } from '@sift/shared/author-files';
+import type { AuthorPairingReport, ImportEncoding, ImportReport } from '@sift/shared/contracts';
+import type { EncodingGuess, SpreadsheetFormat } from '@sift/spreadsheet';
+import type { LoadNotes } from './types.ts';
+
+/**
+ * Below this confidence (0–100) a detected encoding gets a warning. chardet's figures for
+ * single-byte encodings are low even when right (18 for a Czech Windows-1250 sample, 36 for a
+ * Polish ISO-8859-2 one), so only the lowest are worth a word.
+ */
+const LOW_CONFIDENCE = 10;
+
+/** Rows of each pairing kind shown as examples in a report. */
+const PAIRING_EXAMPLES = 3;
+
+/** What an import report is made from: the loaded files' records and what the loaders noted. */
+export interface ImportReportInput {
+  storage: Storage;
+  /** The GENERAL file, PROCESSED. */
+  general: FileRow;
+  format: SpreadsheetFormat;
+  /** CSV files: how the encoding was chosen, and the delimiter found. */
+  csv: { encoding: EncodingGuess; delimiter: string } | null;
+  notes: LoadNotes;
+}
+
+/**
+ * The import report of a file (`ImportReport`): its encoding and delimiter (CSV), each sheet's
+ * header row, renamed and empty columns and rows, and warnings. Reads the file's rows once. The
+ * AUTHOR file's pairing (authorPairing) is added once that file is derived.
+ */
+export async function buildImportReport(input: ImportReportInput): Promise<ImportReport> {
+  const { storage, general, notes } = input;
+  const fills = new Map((await storage.rows.report.sheetFill(general)).map((f) => [f.sheet, f]));
+  const warnings: string[] = [];
+  const sheets = general.sheetNames.map((name) => {
+    const note = notes.sheets.get(name);
+    const fill = fills.get(name);
+    const headers = note?.headers ?? [];
+    const renamedColumns = headers.flatMap((to, i) => {
+      const from = note?.raw[i] ?? '';
+      return from.trim() === to ? [] : [{ column: i + 1, from, to }];
+    });
+    const widened = notes.widened.get(name) ?? 0;
+    if (widened > 0)
+      warnings.push(
+        `Sheet "${name}": some rows had more cells than the header row; ${widened} ${widened === 1 ? 'column was' : 'columns were'} added for them.`,
+      );
+    const columns = headers.length + widened;
+    return {
+      name,
+      headerRow: note?.headerRow ?? 0,
+      rows: fill?.rows ?? 0,
+      columns,
+      renamedColumns,
+      emptyColumns: fill ? headers.filter((h) => (fill.filled[h] ?? 0) === 0) : [],
+    };
+  });
+  const overflow = general.columnNames.filter((h) => general.columnMap[h] === '');
+  if (overflow.length)
+    warnings.push(
+      `${overflow.length} ${overflow.length === 1 ? 'column is' : 'columns are'} kept past the column limit: searchable, but more slowly (${overflow.slice(0, 5).join(', ')}${overflow.length > 5 ? ', …' : ''}).`,
+    );
+  const report: ImportReport = {
+    fileId: general.id,
+    originalFilename: general.originalFilename,
+    format: input.format,
+    ...(input.csv ? { encoding: encodingOf(input.csv.encoding), delimiter: input.csv.delimiter } : {}),
+    sheets,
+    totalRows: general.totalRows,
+    warnings,
+    createdAt: new Date().toISOString(),
+  };
+  if (input.csv && input.csv.encoding.method === 'detector' && input.csv.encoding.confidence < LOW_CONFIDENCE)
+    warnings.push(
+      `The encoding was guessed as ${report.encoding!.name} with low confidence (${input.csv.encoding.confidence}%): if names look garbled, save the file as UTF-8 and upload it again.`,
+    );
+  return report;
+}
+
+function encodingOf(guess: EncodingGuess): ImportEncoding {
+  return {
+    name: guess.encoding,
+    method: guess.method,
+    confidence: guess.confidence,
+    ...(guess.detected ? { detected: guess.detected } : {}),
+  };
+}
+
+/** How an AUTHOR file's emails were paired: counts per Email Match value and a few examples each. */
+export async function authorPairing(storage: Storage, author: FileRow): Promise<AuthorPairingReport> {
+  const match = author.columnNames.find((h) => h.startsWith(EMAIL_MATCH_HEADER)) ?? EMAIL_MATCH_HEADER;
+  const groups = await storage.rows.report.rowsByValue(
+    author,
+    match,
+    [AUTHORS_HEADER, EMAILS_HEADER],
+    PAIRING_EXAMPLES,
+  );
+  const rows = (value: string) => groups.find((g) => g.value === value)?.rows ?? 0;
+  const kinds = ['name', 'position', 'unmatched'] as const;
+  return {
+    rows: groups.reduce((n, g) => n + g.rows, 0),
+    byName: rows('name'),
+    byPosition: rows('position'),
+    unmatched: rows('unmatched'),
+    withoutEmail: rows(''),
+    examples: kinds.flatMap((kind) =>
+      (groups.find((g) => g.value === kind)?.examples ?? []).map(([author = '', email = '']) => ({
+        match: kind,
+        author,
+        email,
+      })),
+    ),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The import report of a file (issue 23): what Sift made of it while ingesting, so a person can
+ * judge the result: `GET /api/file/files/{id}/report` (404 until the file is PROCESSED, and for
+ * files ingested before reports existed). Written by the ingest worker once the file is done.
+ */
+
+/** How a CSV file's encoding was chosen (see the spreadsheet package's `guessEncoding`). */
+export interface ImportEncoding {
+  /** The encoding the file was read in, by its WHATWG name (`utf-8`, `gb18030`, `windows-1250`…). */
+  name: string;
+  /** `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `detector`: chardet's statistics. */
+  method: 'bom' | 'utf-8' | 'detector';
+  /** How sure the choice is, 0–100 (100 for a BOM or valid UTF-8). */
+  confidence: number;
+  /** The detector's own name for it, when it differs (`ISO-8859-1`, read as `windows-1252`). */
+  detected?: string;
+}
+
+/** One sheet (a CSV file is one sheet) as ingested. */
+export interface ImportSheetReport {
+  name: string;
+  /** The row (CSV: record) used as the header row, counted from 1: the first one with content. */
+  headerRow: number;
+  /** Data rows loaded (blank rows are skipped). */
+  rows: number;
+  columns: number;
+  /** Headers changed to make every column name usable and unique: blank, repeated or reserved. */
+  renamedColumns: { column: number; from: string; to: string }[];
+  /** Columns blank in every row of the sheet. */
+  emptyColumns: string[];
+}
+
+/** How the AUTHOR file's emails were paired with authors (see the AUTHOR file's Email Match column). */
+export interface AuthorPairingReport {
+  /** AUTHOR rows written. */
+  rows: number;
+  /** Emails paired by the author's name in the address, by position in equal-length lists, or with no author. */
+  byName: number;
+  byPosition: number;
+  unmatched: number;
+  /** Authors left without an email. */
+  withoutEmail: number;
+  /** A few rows of each kind, for a person to judge the pairing. */
+  examples: { match: 'name' | 'position' | 'unmatched'; author: string; email: string }[];
+}
+
+export interface ImportReport {
+  fileId: string;
+  originalFilename: string;
+  format: 'csv' | 'xlsx' | 'xls';
+  /** CSV files only. */
+  encoding?: ImportEncoding;
+  /** CSV files only: `,`, `;`, a tab or `|`. */
+  delimiter?: string;
+  sheets: ImportSheetReport[];
+  totalRows: number;
+  /** Things the person may want to know: rows wider than the header row, columns kept past the guard. */
+  warnings: string[];
+  /** Files with `Authors` and `Email Addresses` columns: how their AUTHOR file was paired. */
+  authors?: AuthorPairingReport;
+  /** When the ingest finished (ISO 8601). */
+  createdAt: string;
+}

@@ -1,0 +1,141 @@
+/**
+ * Import reports (issue 23), through `GET /api/file/files/{id}/report`: a CSV's encoding and
+ * delimiter, the header row used, columns renamed (blank or repeated headers), empty columns,
+ * rows, widened rows as a warning; an AUTHOR file's pairing counts with examples; the report
+ * scoped to its owner and gone with its file.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import { authorFileId } from '@sift/shared/author-files';
+import type { FileRecord, ImportReport } from '@sift/shared/contracts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+import { waitFor } from './support/wait.ts';
+
+let sift: RunningSift;
+let user: ApiClient;
+let other: ApiClient;
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Rita', 'Report');
+  other = await ApiClient.approved(sift, user, 'other@example.com', 'Otto', 'Other');
+});
+afterAll(async () => {
+  await sift?.close();
+});
+
+async function ingested(name: string, bytes: Uint8Array): Promise<FileRecord> {
+  const [file] = await user.upload([{ name, bytes }]);
+  const done = await user.waitForIngest(file!.id);
+  expect(done.status).toBe('PROCESSED');
+  return done;
+}
+
+/** The report of file `id`, once written (it follows the file's PROCESSED status closely). */
+const reportOf = (id: string, client = user) =>
+  waitFor(
+    async () => {
+      const res = await client.fetch(`/file/files/${id}/report`);
+      return res.status === 200 ? ((await res.json()) as ImportReport) : null;
+    },
+    (r) => r !== null,
+    { timeoutMs: 30_000, intervalMs: 100, what: `the import report of ${id}` },
+  ) as Promise<ImportReport>;
+
+it('says how a CSV was read: encoding, delimiter, header row, renamed and empty columns', async () => {
+  const csv = [
+    '',
+    ';;',
+    'Name;;Name;Empty;Year',
+    'Ada;x;Lovelace;;1815',
+    'Alan;y;Turing;;1912;extra',
+    '',
+  ].join('\n');
+  const file = await ingested('people.csv', text(csv));
+  const report = await reportOf(file.id);
+  expect(report).toMatchObject({
+    fileId: file.id,
+    originalFilename: 'people.csv',
+    format: 'csv',
+    encoding: { name: 'utf-8', method: 'utf-8', confidence: 100 },
+    delimiter: ';',
+    totalRows: 2,
+  });
+  expect(report.sheets).toEqual([
+    {
+      name: 'people',
+      headerRow: 3,
+      rows: 2,
+      columns: 6,
+      renamedColumns: [
+        { column: 2, from: '', to: 'Column 2' },
+        { column: 3, from: 'Name', to: 'Name (2)' },
+      ],
+      emptyColumns: ['Empty'],
+    },
+  ]);
+  expect(report.warnings).toEqual([
+    'Sheet "people": some rows had more cells than the header row; 1 column was added for them.',
+  ]);
+  expect(report.authors).toBeUndefined();
+});
+
+it('names a detected legacy encoding and how sure the detector was', async () => {
+  const bytes = readFileSync(
+    path.join(import.meta.dirname, 'fixtures', 'encodings', 'czech-windows-1250.csv'),
+  );
+  const file = await ingested('czech.csv', bytes);
+  const report = await reportOf(file.id);
+  expect(report.encoding).toMatchObject({ name: 'windows-1250', method: 'detector' });
+  expect(report.encoding!.confidence).toBeGreaterThan(0);
+  expect(report.sheets[0]).toMatchObject({
+    headerRow: 1,
+    rows: 24,
+    columns: 5,
+    renamedColumns: [],
+    emptyColumns: [],
+  });
+  // Low confidence says what to do about garbled names.
+  expect(report.warnings.some((w) => w.includes('save the file as UTF-8'))).toBe(
+    report.encoding!.confidence < 10,
+  );
+});
+
+it('counts how an AUTHOR file paired emails, with examples, for the file and its AUTHOR file', async () => {
+  const csv = [
+    'Authors,Email Addresses,Title',
+    '"Smith, J; Muller, H","j.smith@uni.edu; h.muller@inst.org",One',
+    '"Kowalski, A; Tanaka, B","first@x.org; second@y.org",Two',
+    '"Rossi, C","nobody@z.org; c.rossi@z.org",Three',
+    '"Silva, D",,Four',
+  ].join('\n');
+  const file = await ingested('wos.csv', text(`${csv}\n`));
+  const report = await waitFor(
+    () => reportOf(file.id),
+    (r) => r.authors !== undefined,
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the pairing in the report' },
+  );
+  const pairing = report.authors!;
+  expect(pairing).toMatchObject({ byName: 3, byPosition: 2, unmatched: 1, withoutEmail: 1 });
+  expect(pairing.rows).toBe(pairing.byName + pairing.byPosition + pairing.unmatched + pairing.withoutEmail);
+  expect(pairing.examples).toContainEqual({ match: 'name', author: 'Smith, J', email: 'j.smith@uni.edu' });
+  expect(pairing.examples).toContainEqual({ match: 'position', author: 'Kowalski, A', email: 'first@x.org' });
+  expect(pairing.examples).toContainEqual({ match: 'unmatched', author: '', email: 'nobody@z.org' });
+  expect(await user.json<ImportReport>(`/file/files/${authorFileId(file.id)}/report`)).toEqual(report);
+});
+
+it('shows a report to its owner only, and removes it with its file', async () => {
+  const file = await ingested('mine.csv', text('Name\nAda\n'));
+  await reportOf(file.id);
+  expect((await other.fetch(`/file/files/${file.id}/report`)).status).toBe(404);
+  expect((await user.fetch(`/file/files/${file.id}`, { method: 'DELETE' })).status).toBe(204);
+  const gone = await user.fetch(`/file/files/${file.id}/report`);
+  expect(gone.status).toBe(404);
+  expect(await sift.storage.importReports.listAll()).not.toContainEqual(
+    expect.objectContaining({ id: file.id }),
+  );
+});

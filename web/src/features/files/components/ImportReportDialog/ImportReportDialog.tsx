@@ -1,0 +1,161 @@
+import { Alert, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import type { FileRecord, ImportReport } from '@sift/shared/contracts';
+import { errorMessage } from '../../../../api/client';
+import { formatCount } from '../../../../lib/format';
+import { useImportReport } from '../../api';
+
+export interface ImportReportDialogProps {
+  /** The file whose report is shown (null: closed). */
+  file: Pick<FileRecord, 'id' | 'originalFilename'> | null;
+  onClose: () => void;
+}
+
+const DELIMITERS: Record<string, string> = { ',': 'Comma', ';': 'Semicolon', '\t': 'Tab', '|': 'Pipe' };
+const METHODS: Record<string, string> = {
+  bom: 'from its byte order mark',
+  'utf-8': 'valid UTF-8',
+  detector: 'detected',
+};
+const MATCHES: Record<string, string> = { name: 'By name', position: 'By position', unmatched: 'No author' };
+
+/**
+ * A file's import report (`GET /api/file/files/{id}/report`): how it was read (format, encoding and
+ * how sure, delimiter), each sheet's header row, rows, columns, renamed and empty columns, warnings,
+ * and for a file with an AUTHOR file how its emails were paired, with examples.
+ */
+export function ImportReportDialog({ file, onClose }: ImportReportDialogProps) {
+  const report = useImportReport(file?.id ?? null);
+  return (
+    <Modal
+      opened={file !== null}
+      onClose={onClose}
+      title={file ? `Import report: ${file.originalFilename}` : 'Import report'}
+      size="xl"
+    >
+      {report.isPending ? (
+        <Stack align="center" py="md" role="status" aria-live="polite">
+          <Loader size="sm" />
+          <Text size="sm">Loading the import report...</Text>
+        </Stack>
+      ) : report.isError ? (
+        <Alert color="red" title="No report">
+          {errorMessage(report.error, 'The import report could not be loaded. Please try again.')}
+        </Alert>
+      ) : (
+        <ReportBody report={report.data} />
+      )}
+    </Modal>
+  );
+}
+
+function ReportBody({ report }: { report: ImportReport }) {
+  const facts: [string, string][] = [
+    ['Format', report.format.toUpperCase()],
+    ...(report.encoding
+      ? ([
+          [
+            'Encoding',
+            `${report.encoding.name} (${METHODS[report.encoding.method]}${
+              report.encoding.method === 'detector' ? `, ${report.encoding.confidence}% sure` : ''
+            }${report.encoding.detected ? `, as ${report.encoding.detected}` : ''})`,
+          ],
+        ] as [string, string][])
+      : []),
+    ...(report.delimiter !== undefined
+      ? ([['Delimiter', DELIMITERS[report.delimiter] ?? report.delimiter]] as [string, string][])
+      : []),
+    ['Rows', formatCount(report.totalRows)],
+    ['Sheets', formatCount(report.sheets.length)],
+  ];
+  return (
+    <Stack gap="md">
+      <Table variant="vertical" withTableBorder aria-label="How the file was read">
+        <Table.Tbody>
+          {facts.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={140}>{label}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {report.warnings.length > 0 && (
+        <Alert color="yellow" title="Warnings">
+          <Stack gap={4}>
+            {report.warnings.map((w) => (
+              <Text key={w} size="sm">
+                {w}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      )}
+      <Title order={4}>Sheets</Title>
+      <Table.ScrollContainer minWidth={560}>
+        <Table withTableBorder striped aria-label="Sheets">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Sheet</Table.Th>
+              <Table.Th ta="right">Header row</Table.Th>
+              <Table.Th ta="right">Rows</Table.Th>
+              <Table.Th ta="right">Columns</Table.Th>
+              <Table.Th>Renamed columns</Table.Th>
+              <Table.Th>Empty columns</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {report.sheets.map((sheet) => (
+              <Table.Tr key={sheet.name}>
+                <Table.Td>{sheet.name}</Table.Td>
+                <Table.Td ta="right">{sheet.headerRow}</Table.Td>
+                <Table.Td ta="right">{formatCount(sheet.rows)}</Table.Td>
+                <Table.Td ta="right">{formatCount(sheet.columns)}</Table.Td>
+                <Table.Td>
+                  {sheet.renamedColumns.length
+                    ? sheet.renamedColumns
+                        .map((r) => `${r.from.trim() ? `"${r.from}"` : 'blank'} → "${r.to}"`)
+                        .join('; ')
+                    : 'None'}
+                </Table.Td>
+                <Table.Td>{sheet.emptyColumns.length ? sheet.emptyColumns.join(', ') : 'None'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {report.authors && (
+        <>
+          <Title order={4}>Author emails</Title>
+          <Text size="sm">
+            {formatCount(report.authors.rows)} author rows: {formatCount(report.authors.byName)} emails paired
+            by name, {formatCount(report.authors.byPosition)} by position,{' '}
+            {formatCount(report.authors.unmatched)} with no author; {formatCount(report.authors.withoutEmail)}{' '}
+            authors without an email.
+          </Text>
+          {report.authors.examples.length > 0 && (
+            <Table.ScrollContainer minWidth={480}>
+              <Table withTableBorder aria-label="Examples of paired emails">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Paired</Table.Th>
+                    <Table.Th>Author</Table.Th>
+                    <Table.Th>Email</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {report.authors.examples.map((e, i) => (
+                    <Table.Tr key={`${e.match}-${i}`}>
+                      <Table.Td>{MATCHES[e.match]}</Table.Td>
+                      <Table.Td>{e.author || '—'}</Table.Td>
+                      <Table.Td>{e.email}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
