@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
-import { parseString } from 'fast-csv';
+import { parseCsv } from './support/csv.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { Account, FileRecord, SearchResponse } from '@sift/shared/contracts';
@@ -22,16 +22,6 @@ function fixtureRecords(name: string): Record<string, string>[] {
   return XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets[wb.SheetNames[0]!]!, {
     raw: false,
     defval: '',
-  });
-}
-
-function parseCsv(text: string): Promise<string[][]> {
-  return new Promise((resolve, reject) => {
-    const rows: string[][] = [];
-    parseString<string[], string[]>(text.replace(/^\uFEFF/, ''))
-      .on('data', (r: string[]) => rows.push(r))
-      .on('end', () => resolve(rows))
-      .on('error', reject);
   });
 }
 

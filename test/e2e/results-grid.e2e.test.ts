@@ -1,15 +1,21 @@
 /**
  * The search results grid in a real browser (issue 23): sorting the rows by a column from its
  * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
- * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets; a legacy encoding read and reported.
+ * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets; a legacy encoding read and reported; the export's split by name; a link opened by another account.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiftApp } from './support/app.ts';
-import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
+import { parseCsv } from '../support/csv.ts';
+import { SiftApp } from './support/app.ts';
+import {
+  INGEST_TIMEOUT_MS,
+  openBrowserSession,
+  SCREENSHOTS,
+  type BrowserSession,
+} from './support/session.ts';
 
 let session: BrowserSession;
 let app: SiftApp;
@@ -47,9 +53,7 @@ describe('Results grid, in a browser', () => {
       // 25 rows: two pages of 20; the names in file order are not sorted.
       const names = Array.from({ length: 25 }, (_, i) => `Person ${String((i * 7) % 25).padStart(2, '0')}`);
       writeFileSync(file, `Name,City\n${names.map((n) => `${n},Paris`).join('\n')}\n`);
-      await app.open('Upload');
-      await app.upload.choose(file);
-      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
       await app.open('Search');
       await app.sees('Showing 1 to 20 of 25 results');
 
@@ -131,14 +135,9 @@ describe('Results grid, in a browser', () => {
       const file = path.join(dir, 'accents.csv');
       const spellings = ['Müller, Hans', 'MÜLLER, Anna', 'Muller, Paul', 'Sørensen, Kim', 'Sorensen, Lars'];
       writeFileSync(file, `Name,City\n${spellings.map((n) => `"${n}",Oslo`).join('\n')}\n`);
-      await app.open('Upload');
-      await app.upload.choose(file);
-      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
       await app.open('Search');
-      await app.search.clearAll();
-      await app.search.columnInput('Name').fill('muller');
-      await app.search.columnInput('Name').press('Escape'); // the suggestions cover Search
-      await app.search.run();
+      await app.search.searchFor('Name', 'muller');
       await app.sees('Showing 3 results');
       const marks = () =>
         page
@@ -175,9 +174,7 @@ describe('Results grid, in a browser', () => {
       const years = ['2021', '2021', '2021', '2020', '2020', '2019'];
       const lines = years.map((y, i) => `Paper ${i},${y},${i % 2 ? 'Review' : 'Article'}`);
       writeFileSync(file, `Title,Publication Year,Document Type\n${lines.join('\n')}\n`);
-      await app.open('Upload');
-      await app.upload.choose(file);
-      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
       await app.open('Search');
       await app.search.clearAll();
       const facet = (column: string) => page.getByRole('group', { name: `${column} facet` });
@@ -218,14 +215,9 @@ describe('Results grid, in a browser', () => {
         path.join(import.meta.dirname, '..', 'fixtures', 'encodings', 'czech-windows-1250.csv'),
         file,
       );
-      await app.open('Upload');
-      await app.upload.choose(file);
-      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
       await app.open('Search');
-      await app.search.clearAll();
-      await app.search.columnInput('Autor').fill('dvorak');
-      await app.search.columnInput('Autor').press('Escape');
-      await app.search.run();
+      await app.search.searchFor('Autor', 'dvorak');
       await app.sees('Showing 5 results', { exact: true });
       await expect
         .poll(() =>
@@ -249,19 +241,105 @@ describe('Results grid, in a browser', () => {
       const sheet = dialog.getByRole('table', { name: 'Sheets' }).getByRole('row').nth(1);
       expect((await sheet.getByRole('cell').allInnerTexts()).slice(0, 4)).toEqual(['czech', '1', '24', '5']);
       // Once the dialog's opening transitions have ended (not endless ones, like a spinner's).
-      await page.evaluate(() =>
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-            .map((a) => a.finished),
-        ),
+      await page.evaluate(
+        `Promise.all(document.getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+          .map((a) => a.finished))`,
       );
       await app.screenshot('files-import-report');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
     },
     INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    'exports one row per author and email, the emails paired by name on request',
+    async () => {
+      const file = path.join(dir, 'wos-emails.csv');
+      writeFileSync(
+        file,
+        'Authors,Email Addresses,Title\n"Kim, J; Okafor, N; Silva, P","nokafor@uni.ng; p.silva@usp.br",Pairing\n',
+      );
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
+      await app.open('Search');
+      await app.search.searchFor('Title', 'Pairing');
+      await app.sees('Showing 1 result', { exact: true });
+      const download = await app.search.exportResults('CSV', 'paired-by-name', async (dialog) => {
+        const rule = await app.search.splitRule(dialog, 'Authors', 'Email Addresses');
+        await rule.getByLabel('Pair by name').check();
+        await dialog.getByRole('button', { name: 'Preview' }).click();
+        const preview = dialog.getByRole('status', { name: 'Pre-processing preview' });
+        await preview.getByText('1 rows become 3 rows after pre-processing.').waitFor();
+        const pairs = await preview.getByRole('row').allInnerTexts();
+        expect(pairs.map((r) => r.split('\t').map((c) => c.trim()))).toEqual([
+          ['Authors', 'Email Addresses'],
+          ['Kim, J', ''],
+          ['Okafor, N', 'nokafor@uni.ng'],
+          ['Silva, P', 'p.silva@usp.br'],
+        ]);
+        await app.screenshot('export-pair-by-name');
+      });
+      const [header, ...records] = await parseCsv(readFileSync((await download.path())!, 'utf8'));
+      const [a, e] = [header!.indexOf('Authors'), header!.indexOf('Email Addresses')];
+      expect(records.map((r) => [r[a], r[e]])).toEqual([
+        ['Kim, J', ''],
+        ['Okafor, N', 'nokafor@uni.ng'],
+        ['Silva, P', 'p.silva@usp.br'],
+      ]);
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    "opens a link another account shared over the reader's own files",
+    async () => {
+      const token = (await app.persistedAuth())?.token;
+      const res = await page.request.get(`${app.url}/api/file/files`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const mine = (await res.json()) as { id: string; originalFilename: string }[];
+      const people = mine.find((f) => f.originalFilename === 'people.csv')!;
+      const link = `${app.url}/search?q.Name=person+0&include=${people.id}&sort=Name&order=desc`;
+
+      const other = await session.browser.newContext({ viewport: { width: 1400, height: 900 } });
+      try {
+        const readerPage = await other.newPage();
+        session.track(readerPage);
+        const reader = new SiftApp(readerPage, app.url, SCREENSHOTS);
+        await reader.signIn('reader@example.com', 'Grace Hopper');
+        await reader.sees('Your account is inactive and awaiting administrator approval.');
+        await app.openAdmin('Accounts');
+        await app.adminAccounts
+          .row('reader@example.com')
+          .getByRole('button', { name: /^Activate / })
+          .click();
+        await app.sees('Account activated successfully');
+        await readerPage.getByRole('button', { name: 'Recheck Status' }).click();
+        await reader.profileSetup.shown();
+        await reader.profileSetup.complete('Grace', 'Hopper');
+        await reader.at('/files');
+        const file = path.join(dir, 'readers-people.csv');
+        writeFileSync(file, 'Name,City\nPerson 01,Rome\nPerson 02,Oslo\nPerson 11,Lima\n');
+        await reader.uploadFile(file, INGEST_TIMEOUT_MS);
+
+        // The admin's file id means nothing here: the reader's own files are searched, same criteria and sort.
+        await readerPage.goto(link);
+        await reader.sees('Showing 2 results', { exact: true });
+        await readerPage.getByRole('button', { name: 'All files' }).waitFor();
+        expect(await reader.search.columnInput('Name').inputValue()).toBe('person 0');
+        await readerPage.locator('th[aria-sort="descending"]').waitFor();
+        const cells = await readerPage
+          .getByRole('table', { name: /^Search results/ })
+          .getByRole('row')
+          .evaluateAll((rows) => rows.slice(1).map((r) => r.textContent ?? ''));
+        expect(cells.map((c) => /Person \d+/.exec(c)?.[0])).toEqual(['Person 02', 'Person 01']);
+        await reader.screenshot('search-shared-link-other-account');
+      } finally {
+        await other.close();
+      }
+    },
+    INGEST_TIMEOUT_MS + 60_000,
   );
 
   it('raised no uncaught error in the page', () => {

@@ -302,12 +302,7 @@ describe('Sift in a browser', () => {
     await app.sees('Showing 18 results');
     let processed = 0;
     const download = await app.search.exportResults('CSV', 'authors-split', async (dialog) => {
-      await dialog.getByLabel('Enable pre-processing').check();
-      const rule = dialog.getByRole('group', { name: 'Rule 1' });
-      await rule.getByLabel('Source column', { exact: true }).first().click();
-      await page.getByRole('option', { name: 'Authors', exact: true }).click();
-      await rule.getByLabel('Target column', { exact: true }).first().click();
-      await page.getByRole('option', { name: 'Author Full Names', exact: true }).click();
+      await app.search.splitRule(dialog, 'Authors', 'Author Full Names');
       await dialog.getByRole('button', { name: 'Preview' }).click();
 
       const preview = dialog.getByRole('status', { name: 'Pre-processing preview' });

@@ -43,4 +43,27 @@ describe('split rules', () => {
       'B/b/y',
     ]);
   });
+
+  it('pairs by name on request: a shorter email list goes to the authors it names', () => {
+    // Web of Science gives emails only for some authors: by position the first email would go to
+    // the first author, who has none.
+    const row = {
+      Authors: 'Kim, J; Okafor, N; Silva, P',
+      Emails: 'nokafor@uni.ng; p.silva@usp.br; press@journal.org',
+    };
+    expect(splitPairs(rule(), row)[0]).toEqual({ source: 'Kim, J', target: 'nokafor@uni.ng' });
+    expect(splitPairs(rule({ pairing: 'name' }), row)).toEqual([
+      { source: 'Kim, J', target: '' },
+      { source: 'Okafor, N', target: 'nokafor@uni.ng' },
+      { source: 'Silva, P', target: 'p.silva@usp.br' },
+      { source: '', target: 'press@journal.org' },
+    ]);
+    // Equal lists that no name contradicts still pair by position.
+    expect(
+      splitPairs(rule({ pairing: 'name' }), { Authors: 'A, B; C, D', Emails: 'x@a.org; y@b.org' }),
+    ).toEqual([
+      { source: 'A, B', target: 'x@a.org' },
+      { source: 'C, D', target: 'y@b.org' },
+    ]);
+  });
 });

@@ -7,6 +7,7 @@
  * previous one produced.
  */
 
+import { pairEmails } from '@sift/shared/author-pairing';
 import type { ExpansionDetail } from '@sift/shared/contracts';
 
 export type { ExpansionDetail };
@@ -19,9 +20,17 @@ export interface SplitRule {
   targetColumn: string;
   delimiter: string;
   ruleType: 'split';
+  /** `position` (default) or `name`: see splitPairs. */
+  pairing?: 'position' | 'name';
 }
 
-/** The pairs one rule makes of a row: pieces of source and target by position, trimmed. */
+/**
+ * The pairs one rule makes of a row: pieces of source and target (trimmed) by position; with
+ * `pairing: 'name'`, each target piece goes with the source piece its text names (an email's
+ * address naming an author, as AUTHOR files are paired: `@sift/shared/author-pairing`), by
+ * position only when the counts agree and no name says otherwise, and a target piece no source
+ * fits gets a pair of its own with an empty source.
+ */
 export function splitPairs(
   rule: SplitRule,
   row: Record<string, string>,
@@ -29,12 +38,22 @@ export function splitPairs(
   const pieces = (v: string | undefined) => (v ?? '').split(rule.delimiter).map((p) => p.trim());
   const sources = pieces(row[rule.sourceColumn]);
   const targets = pieces(row[rule.targetColumn]);
+  if (rule.pairing === 'name') return pairedByName(sources.filter(Boolean), targets.filter(Boolean));
   const pairs: { source: string; target: string }[] = [];
   for (let i = 0; i < Math.max(sources.length, targets.length); i++) {
     const source = sources[i] ?? '';
     const target = targets[i] ?? '';
     if (source || target) pairs.push({ source, target });
   }
+  return pairs.length ? pairs : [{ source: '', target: '' }];
+}
+
+function pairedByName(sources: string[], targets: string[]): { source: string; target: string }[] {
+  const { byAuthor, unpaired } = pairEmails(sources, [], targets);
+  const pairs = [
+    ...sources.map((source, i) => ({ source, target: byAuthor[i] ?? '' })),
+    ...unpaired.map((target) => ({ source: '', target })),
+  ];
   return pairs.length ? pairs : [{ source: '', target: '' }];
 }
 

@@ -1,8 +1,6 @@
 /**
- * Derivation of AUTHOR files from Web of Science–style records: `Authors` and `Email Addresses`
- * hold `;`-separated lists that are not aligned (emails exist only for some authors), so each email
- * is matched to an author by name, by position only when the counts agree and nothing contradicts it,
- * and no email is ever dropped.
+ * Derivation of AUTHOR files from Web of Science–style records: one author row per author, with the
+ * email paired to it (`@sift/shared/author-pairing`), and one per email no author could be given.
  */
 import {
   AUTHORS_HEADER,
@@ -10,13 +8,9 @@ import {
   EMAILS_HEADER,
   FULL_NAMES_HEADER,
 } from '@sift/shared/author-files';
+import { pairEmails, type EmailMatch } from '@sift/shared/author-pairing';
 
-/**
- * How an author row's email was found: by the author's `name` in the address, by `position` (the
- * lists have equal length and no name says otherwise), `unmatched` for an email that fits no author
- * (a row of its own), '' for an author without an email.
- */
-export type EmailMatch = 'name' | 'position' | 'unmatched' | '';
+export { pairEmails, type EmailMatch };
 
 /** True when a sheet's header row makes it a source of author rows. */
 export function hasAuthorColumns(headers: string[]): boolean {
@@ -28,146 +22,6 @@ function splitList(cell: string | undefined): string[] {
     .split(';')
     .map((s) => s.trim())
     .filter(Boolean);
-}
-
-/** Lower-case ASCII letters only: `Müller-Lüdenscheidt` → `mullerludenscheidt`. */
-function letters(s: string): string {
-  // Only text outside ASCII can carry combining marks, and most names and addresses are ASCII.
-  const ascii = NON_ASCII.test(s) ? s.normalize('NFD').replace(/\p{M}/gu, '') : s;
-  return ascii.toLowerCase().replace(/[^a-z]/g, '');
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
-
-interface Person {
-  surname: string;
-  surnameParts: string[];
-  givenNames: string[];
-  initials: string;
-}
-
-/**
- * People met in recent records (an author usually appears in many records of one file), keyed by
- * their short and full name; emptied whenever it holds PEOPLE_KEPT, so it stays small.
- */
-const people = new Map<string, Person>();
-const PEOPLE_KEPT = 10_000;
-
-/** `person` of a name pair, from `people` when it was met recently. */
-function knownPerson(short: string, full: string | undefined): Person {
-  const key = full === undefined ? short : `${short}\u0000${full}`;
-  let p = people.get(key);
-  if (!p) {
-    if (people.size >= PEOPLE_KEPT) people.clear();
-    p = person(short, full);
-    people.set(key, p);
-  }
-  return p;
-}
-
-function person(short: string, full: string | undefined): Person {
-  const [surnameRaw = '', givenRaw = ''] = (full || short).split(',', 2);
-  const shortGiven = short.split(',', 2)[1] ?? '';
-  const givenNames = givenRaw
-    .split(/[\s.-]+/)
-    .map(letters)
-    .filter((g) => g.length >= 2);
-  const initials = letters(shortGiven) || givenNames.map((g) => g[0]).join('');
-  return {
-    surname: letters(surnameRaw),
-    surnameParts: surnameRaw
-      .split(/[\s-]+/)
-      .map(letters)
-      .filter((p) => p.length >= 3),
-    givenNames,
-    initials,
-  };
-}
-
-/** Prefixes of `word` at least `min` letters long (addresses often truncate names: `ardic001`, `rybickfk`). */
-function hasPrefixIn(local: string, word: string, min: number): boolean {
-  return word.length >= min && local.includes(word.slice(0, Math.max(min, Math.min(word.length, 5))));
-}
-
-/**
- * How strongly an email's local part (letters only) points at a person, 0 for not at all:
- * surname (with a given name or initial: 12, alone: 10); a part of a compound surname (8); a
- * truncated surname of 5+ letters (7); a given name (6) or its 5+ letter prefix (5); an address that
- * is only the initials, given then surname or surname then given (`ew690`, `zyh…`: 3).
- */
-function score(local: string, p: Person): number {
-  // A two-letter surname (Li, Lu, Ng) counts only at either end of the address, not inside a word.
-  const namesSurname =
-    p.surname.length >= 3
-      ? local.includes(p.surname)
-      : p.surname.length === 2 && (local.startsWith(p.surname) || local.endsWith(p.surname));
-  if (namesSurname) {
-    const given = p.givenNames.some((g) => local.includes(g)) || local.startsWith(p.initials[0] ?? '\0');
-    return given ? 12 : 10;
-  }
-  if (p.surnameParts.some((s) => local.includes(s))) return 8;
-  if (hasPrefixIn(local, p.surname, 5)) return 7;
-  if (p.givenNames.some((g) => g.length >= 3 && local.includes(g))) return 6;
-  if (p.givenNames.some((g) => hasPrefixIn(local, g, 5))) return 5;
-  const s0 = p.surname[0];
-  if (s0 && p.initials && local.length <= 4) {
-    const forms = [p.initials + s0, s0 + p.initials, p.initials[0]! + s0, s0 + p.initials[0]!];
-    if (
-      forms.some(
-        (f) => f.length >= 2 && (local === f || (local.startsWith(f) && local.length - f.length <= 1)),
-      )
-    ) {
-      return 3;
-    }
-  }
-  return 0;
-}
-
-/**
- * Pairs the emails of one record with its authors. Returns, for each author index, the email paired
- * with it (or ''), plus the emails no author could be given.
- */
-export function pairEmails(
-  authors: string[],
-  fullNames: string[],
-  emails: string[],
-): { byAuthor: string[]; method: EmailMatch[]; unpaired: string[] } {
-  if (!emails.length) return { byAuthor: authors.map(() => ''), method: authors.map(() => ''), unpaired: [] };
-  const aligned = fullNames.length === authors.length;
-  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
-  const locals = emails.map((e) => letters(e.split('@')[0] ?? ''));
-  const candidates: { e: number; a: number; s: number }[] = [];
-  locals.forEach((local, e) =>
-    persons.forEach((p, a) => {
-      const s = score(local, p);
-      if (s > 0) candidates.push({ e, a, s });
-    }),
-  );
-  // Best matches first; on equal strength prefer the pairing that agrees with position.
-  candidates.sort((x, y) => y.s - x.s || Number(y.e === y.a) - Number(x.e === x.a) || x.e - y.e);
-  const byAuthor = authors.map(() => '');
-  const method = authors.map((): EmailMatch => '');
-  const emailTaken = emails.map(() => false);
-  let contradiction = false;
-  for (const { e, a, s } of candidates) {
-    if (emailTaken[e] || byAuthor[a]) continue;
-    // Two free authors fit this address equally well (two Kims and `kim@`): the name does not decide.
-    if (candidates.some((c) => c.e === e && c.a !== a && c.s === s && !byAuthor[c.a])) continue;
-    byAuthor[a] = emails[e]!;
-    method[a] = 'name';
-    emailTaken[e] = true;
-    if (e !== a) contradiction = true;
-  }
-  if (emails.length === authors.length && !contradiction) {
-    emails.forEach((email, i) => {
-      if (!emailTaken[i] && !byAuthor[i]) {
-        byAuthor[i] = email;
-        method[i] = 'position';
-        emailTaken[i] = true;
-      }
-    });
-  }
-  return { byAuthor, method, unpaired: emails.filter((_, i) => !emailTaken[i]) };
 }
 
 /** The AUTHOR file's headers for a source sheet: the source's, then the Email Match column. */

@@ -13,6 +13,9 @@ export const EXPORT_FORMATS = ['XLSX', 'CSV'] as const;
 /**
  * A pre-processing rule (spec section 3): split `sourceColumn` and `targetColumn` on `delimiter`
  * into one row per pair (see api/src/search/preprocessing.ts). `name` defaults to 'Rule N'.
+ * `pairing` (issue 23): `position` (the spec's: first with first, …) or `name`, which pairs each
+ * target piece (an email) with the source piece (an author) its address names, as AUTHOR files
+ * do, since in real exports the email list is often shorter than the author list.
  */
 export const preprocessingRuleSchema = z.object({
   id: z.union([z.string(), z.number()]).optional(),
@@ -22,6 +25,7 @@ export const preprocessingRuleSchema = z.object({
   targetColumn: z.string().trim().min(1, 'Each pre-processing rule needs a target column.'),
   delimiter: z.string().min(1).max(20).default(';'),
   ruleType: z.literal('split').default('split'),
+  pairing: z.enum(['position', 'name']).default('position'),
 });
 export type PreprocessingRule = z.input<typeof preprocessingRuleSchema>;
 

@@ -42,9 +42,9 @@ export class SiftApp {
     await this.page.getByText(text, { exact: options.exact }).waitFor({ timeout: options.timeout });
   }
 
-  /** Waits until the app shows `pathname`. */
+  /** Waits until the app shows `pathname` (whatever its query string: a search keeps its state there). */
   async at(pathname: string): Promise<void> {
-    await this.page.waitForURL(`${this.url}${pathname}`);
+    await this.page.waitForURL((url) => url.origin === this.url && url.pathname === pathname);
   }
 
   /** Follows a link of the main navigation. */
@@ -101,6 +101,13 @@ export class SiftApp {
   async persistedAuth(): Promise<{ token: string | null; permissions: string[] } | undefined> {
     const raw = await this.page.evaluate<string | null>("localStorage.getItem('persist:root')");
     return (JSON.parse(raw ?? '{}') as { state?: { token: string | null; permissions: string[] } }).state;
+  }
+
+  /** Uploads one file from the Upload screen and waits until its upload session is complete. */
+  async uploadFile(file: string, timeoutMs: number): Promise<void> {
+    await this.open('Upload');
+    await this.upload.choose(file);
+    await this.upload.waitUntilComplete(timeoutMs);
   }
 
   /** A dialog by its title. */
@@ -208,6 +215,29 @@ export class SearchScreen {
 
   async clearAll(): Promise<void> {
     await this.app.page.getByRole('button', { name: 'Clear All' }).click();
+  }
+
+  /**
+   * In the export dialog: turns pre-processing on and sets its first rule's source and target
+   * columns; answers the rule's fieldset.
+   */
+  async splitRule(dialog: Locator, source: string, target: string): Promise<Locator> {
+    const { page } = this.app;
+    await dialog.getByLabel('Enable pre-processing').check();
+    const rule = dialog.getByRole('group', { name: 'Rule 1' });
+    await rule.getByLabel('Source column', { exact: true }).first().click();
+    await page.getByRole('option', { name: source, exact: true }).click();
+    await rule.getByLabel('Target column', { exact: true }).first().click();
+    await page.getByRole('option', { name: target, exact: true }).click();
+    return rule;
+  }
+
+  /** Clear All, then a search for `text` in `column` alone (its suggestions closed first: they cover Search). */
+  async searchFor(column: string, text: string): Promise<void> {
+    await this.clearAll();
+    await this.columnInput(column).fill(text);
+    await this.columnInput(column).press('Escape');
+    await this.run();
   }
 
   /** The results table's rows, its header row first. */

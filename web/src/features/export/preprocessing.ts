@@ -9,6 +9,8 @@ export interface RuleDraft {
   sourceColumn: string;
   targetColumn: string;
   delimiter: string;
+  /** How pieces pair: by position (the spec's), or by name as author files pair emails. */
+  pairing: 'position' | 'name';
 }
 
 /** Spec section 9: the preview shows 2 examples of 3 pairs each. */
@@ -17,7 +19,7 @@ export const PREVIEW_PAIRS = 3;
 
 let nextId = 0;
 
-/** A new rule: named 'Rule N' (N = its position from 1), enabled, delimiter ';'. */
+/** A new rule: named 'Rule N' (N = its position from 1), enabled, delimiter ';', paired by position. */
 export function newRule(position: number): RuleDraft {
   nextId += 1;
   return {
@@ -27,6 +29,7 @@ export function newRule(position: number): RuleDraft {
     sourceColumn: '',
     targetColumn: '',
     delimiter: ';',
+    pairing: 'position',
   };
 }
 
@@ -53,5 +56,6 @@ export function toRequestRules(rules: readonly RuleDraft[]): PreprocessingRule[]
     targetColumn: rule.targetColumn,
     delimiter: rule.delimiter,
     ruleType: 'split',
+    pairing: rule.pairing,
   }));
 }

@@ -30,7 +30,7 @@ export interface PreprocessingRulesProps {
 
 /**
  * The export dialog's pre-processing: split rules (source and target column, delimiter; each row
- * becomes one row per pair, paired by position) and a preview of the counts with 2 examples of up to
+ * becomes one row per pair, paired by position or, on request, by name) and a preview of the counts with 2 examples of up to
  * 3 pairs each.
  */
 export function PreprocessingRules({
@@ -125,6 +125,15 @@ export function PreprocessingRules({
                     onChange={(event) => update(rule.id, { delimiter: event.currentTarget.value })}
                   />
                 </Group>
+                <Checkbox
+                  label="Pair by name"
+                  description="Give each target piece (an email) to the source piece (an author) it names, as author files do: email lists are often shorter than author lists."
+                  size="xs"
+                  checked={rule.pairing === 'name'}
+                  onChange={(event) =>
+                    update(rule.id, { pairing: event.currentTarget.checked ? 'name' : 'position' })
+                  }
+                />
               </Stack>
             </Paper>
           ))}
