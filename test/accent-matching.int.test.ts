@@ -9,8 +9,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  containsScanParams,
-  containsScanSql,
   containsSql,
   foldSql,
   ident,
@@ -97,41 +95,6 @@ describe('folding', () => {
     const engine = (await rs.json<[string]>()).map((r) => r[0]);
     expect(engine).toEqual(samples.map(foldText));
     expect(foldText('Sørensen MÜLLER Straße Łukasz Nguyễn')).toBe('sorensen muller strasse lukasz nguyen');
-  });
-
-  it('matches by a scan (ILIKE, or foldRegex past ASCII) exactly as the fold does', async () => {
-    const cells = [...NAMES, 'Nguyễn Thị Minh', 'Straße 5', 'ÆRØ', 'cafe\u0301', 'Ålesund', 'plain ascii'];
-    const terms = [
-      'muller',
-      'MÜL',
-      'jose',
-      'sorensen',
-      'strasse',
-      'lukasz',
-      'nguyen',
-      'aero',
-      'gunes',
-      'cafe',
-      '100%',
-      'ss',
-      'ä',
-    ];
-    const rs = await storage.client.query({
-      query: `SELECT ${containsScanSql('c', 'like', 're')} FROM (SELECT arrayJoin({cells:Array(String)}) AS c)`,
-      query_params: { cells, like: '', re: '' },
-      format: 'JSONCompactEachRow',
-    });
-    expect((await rs.json<[number]>()).length).toBe(cells.length);
-    for (const term of terms) {
-      const { like, re } = containsScanParams(term);
-      const answer = await storage.client.query({
-        query: `SELECT ${containsScanSql('c', 'like', 're')} FROM (SELECT arrayJoin({cells:Array(String)}) AS c)`,
-        query_params: { cells, like, re },
-        format: 'JSONCompactEachRow',
-      });
-      const engine = (await answer.json<[number]>()).map((r) => Boolean(r[0]));
-      expect([term, engine]).toEqual([term, cells.map((c) => foldText(c).includes(foldText(term)))]);
-    }
   });
 
   it('names the matched part of a value as written', () => {

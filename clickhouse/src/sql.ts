@@ -1,4 +1,4 @@
-import { FOLD_LETTERS, FOLD_SEQUENCES, foldRegex, foldText } from '@sift/shared/contracts';
+import { FOLD_LETTERS, FOLD_SEQUENCES } from '@sift/shared/contracts';
 
 /**
  * The one audited place where identifiers and values enter SQL text. Queries are written with
@@ -56,22 +56,6 @@ export function foldSql(expr: string): string {
 export function containsSql(expr: string, param: string, matchAccents = false): string {
   const folded = `${foldSql(expr)} LIKE ${foldSql(`{${param}:String}`)}`;
   return matchAccents ? `(${expr} ILIKE {${param}:String} AND ${folded})` : folded;
-}
-
-/**
- * SQL matching `expr` as containsSql does (accents and case aside) at a lower cost per cell, for
- * reads that go through every cell anyway (suggestions of a few letters, which no text index
- * serves): ASCII text by `ILIKE` against the folded term's `%…%` pattern (parameter `likeParam`),
- * other text by `match` against `foldRegex` of the term (parameter `reParam`). Folding every cell
- * made a suggestion over 10M rows take 1.5 s at p95, against 91 ms with ILIKE.
- */
-export function containsScanSql(expr: string, likeParam: string, reParam: string): string {
-  return `(${expr} ILIKE {${likeParam}:String} OR (length(${expr}) != lengthUTF8(${expr}) AND match(${expr}, {${reParam}:String})))`;
-}
-
-/** The parameters of containsScanSql for `term`: its folded `%…%` pattern and its foldRegex. */
-export function containsScanParams(term: string): { like: string; re: string } {
-  return { like: likeContains(foldText(term)), re: foldRegex(term) };
 }
 
 /** A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it. */

@@ -1,5 +1,5 @@
 import type { FileRow } from '../files.repository.ts';
-import { containsScanParams, containsScanSql, ident } from '../sql.ts';
+import { containsSql, ident, likeContains } from '../sql.ts';
 import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
@@ -157,21 +157,19 @@ export class RowSearch {
   async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
     const value = valueOf(files, header, 'h');
     if (!files.length || !value) return [];
-    const scan = containsScanParams(query);
     const params: Record<string, unknown> = {
       fileIds: files.map((f) => f.id),
       h: header,
-      t: scan.like,
-      re: scan.re,
+      t: likeContains(query),
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
-    const matches = query ? ` AND ${containsScanSql('v', 't', 're')}` : '';
-    // The cell is matched first, then each of its items.
+    const matches = query ? ` AND ${containsSql('v', 't')}` : '';
+    // The cell is matched first (its skip index serves that), then each of its items.
     const read = MULTI_VALUE_HEADERS.has(header)
       ? `SELECT v FROM (
            SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table}
-           WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${containsScanSql(value, 't', 're')}` : ''})
+           WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${containsSql(value, 't')}` : ''})
          WHERE v != ''${matches}`
       : `SELECT ${value} AS v FROM ${this.t.table}
          WHERE file_id IN {fileIds:Array(String)} AND v != ''${matches}`;
@@ -199,24 +197,22 @@ export class RowSearch {
     for (const f of files)
       for (const [h, c] of Object.entries(f.columnMap)) if (c && !pairs.has(c)) pairs.set(c, h);
     if (!files.length || !pairs.size || !query) return [];
-    const scan = containsScanParams(query);
     const params: Record<string, unknown> = {
       fileIds: files.map((f) => f.id),
-      t: scan.like,
-      re: scan.re,
+      t: likeContains(query),
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
     const cols = [...pairs];
     cols.forEach(([, h], i) => (params[`h${i}`] = h));
     const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
-    const any = cols.map(([c]) => containsScanSql(ident(c), 't', 're')).join(' OR ');
+    const any = cols.map(([c]) => containsSql(ident(c), 't')).join(' OR ');
     const rs = await this.t.client.query({
       query: `SELECT p.1 AS column, p.2 AS value FROM (
                 SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
                 WHERE file_id IN {fileIds:Array(String)} AND (${any})
                 LIMIT {sample:UInt64})
-              WHERE ${containsScanSql('value', 't', 're')}
+              WHERE ${containsSql('value', 't')}
               GROUP BY column, value ORDER BY count() DESC, value LIMIT {limit:UInt64}`,
       query_params: params,
       format: 'JSONEachRow',

@@ -40,58 +40,6 @@ export function foldText(text: string): string {
     .replace(PLAINED, (c) => PLAIN[c]!);
 }
 
-/** Lower-case letter → the accented letters (both cases) that fold to it, from the Latin ranges. */
-const VARIANTS: ReadonlyMap<string, string> = (() => {
-  const variants = new Map<string, string>();
-  for (const [first, last] of [
-    [0xc0, 0x24f],
-    [0x1e00, 0x1eff],
-  ] as const) {
-    for (let cp = first; cp <= last; cp++) {
-      const c = String.fromCodePoint(cp);
-      const plain = foldText(c);
-      if (plain.length === 1 && plain !== c && plain !== c.toLowerCase())
-        variants.set(plain, (variants.get(plain) ?? '') + c);
-    }
-  }
-  return variants;
-})();
-/** Folded letter pairs → the single letters (both cases) that fold to them (`ss` ← `ß`, `ẞ`). */
-const SEQUENCE_LETTERS: Readonly<Record<string, string>> = { ss: 'ßẞ', ae: 'æÆ', oe: 'œŒ', th: 'þÞ' };
-
-/**
- * An RE2 pattern (the engine's `match`) for text whose fold contains the fold of `term`: each letter
- * of the folded term as a class of itself and its accented forms, followed by any combining marks,
- * case-insensitive, and a pair written as one letter (`ss` as `ß`) as an alternative, or half of
- * one at either end. Cheaper to
- * run over every cell than folding each one; used where no text index helps (suggestions).
- */
-export function foldRegex(term: string): string {
-  const chars = [...foldText(term)];
-  // A pair written as one letter may give the term its first letter from its own second half
-  // (`eros` in `Ærøskøbing`), or its last letter from its first half (`ka` in `kæ`).
-  const halves = (c: string, half: 0 | 1) =>
-    Object.entries(SEQUENCE_LETTERS)
-      .filter(([pair]) => pair[half] === c)
-      .map(([, single]) => single)
-      .join('');
-  const letter = (c: string, i: number) => {
-    const extra =
-      (VARIANTS.get(c) ?? '') + (i === 0 ? halves(c, 1) : '') + (i === chars.length - 1 ? halves(c, 0) : '');
-    const literal = c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-    return `${extra ? `[${literal}${extra}]` : literal}\\p{Mn}*`;
-  };
-  let pattern = '';
-  for (let i = 0; i < chars.length; i++) {
-    const single = SEQUENCE_LETTERS[chars[i]! + (chars[i + 1] ?? '')];
-    if (single) {
-      pattern += `(?:${letter(chars[i]!, i)}${letter(chars[i + 1]!, i + 1)}|[${single}])`;
-      i++;
-    } else pattern += letter(chars[i]!, i);
-  }
-  return `(?i)${pattern}`;
-}
-
 /**
  * The distinct substrings of `value` that a search for `term` matched: every place where the folded
  * value contains the folded term (with `matchAccents`, where the lower-cased value contains the
