@@ -76,16 +76,15 @@ export class RowColumns {
   /**
    * Creates the engine's fold function (sql.ts FOLD_FUNCTION: it lives outside the database, so a
    * restored database or a new server may lack it), then rebuilds on the folded value (skip-index.ts
-   * `textIndexDefinition`) every text index still on a
-   * column's raw value, as Sift built them before accent-insensitive matching: the index is
-   * replaced, then materialised in the background (a mutation). Until a part's index is rebuilt,
-   * searches read that part whole: slower, never wrong. Resolves with the columns changed.
+   * `textIndexDefinition`) every text index still on a column's raw value, as Sift built them
+   * before accent-insensitive matching: the index is replaced, then materialised in the background
+   * (a mutation). Until a part's index is rebuilt, searches read that part whole: slower, never
+   * wrong. Resolves with the columns changed.
    */
   async prepareFolding(): Promise<string[]> {
-    const { layout: l } = this.t;
-    await l.everyNode(foldFunctionDefinition(l.onCluster));
-    const raw = (await this.#textIndexes()).filter((i) => i.expr.replaceAll('`', '') === i.column);
     const { layout } = this.t;
+    await layout.everyNode(foldFunctionDefinition(layout.onCluster));
+    const raw = (await this.#textIndexes()).filter((i) => i.expr.replaceAll('`', '') === i.column);
     for (const { column } of raw) {
       const name = ident(textIndexName(column));
       await layout.everyNode(

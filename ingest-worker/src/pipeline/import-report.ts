@@ -90,7 +90,10 @@ function encodingOf(guess: EncodingGuess): ImportEncoding {
 
 /** How an AUTHOR file's emails were paired: counts per Email Match value and a few examples each. */
 export async function authorPairing(storage: Storage, author: FileRow): Promise<AuthorPairingReport> {
-  const match = author.columnNames.find((h) => h.startsWith(EMAIL_MATCH_HEADER)) ?? EMAIL_MATCH_HEADER;
+  // The column authorHeaders added (`Email Match`, or `Email Match (2)` beside a source's own).
+  const match =
+    author.columnNames.findLast((h) => h === EMAIL_MATCH_HEADER || h.startsWith(`${EMAIL_MATCH_HEADER} (`)) ??
+    EMAIL_MATCH_HEADER;
   const groups = await storage.rows.report.rowsByValue(
     author,
     match,
