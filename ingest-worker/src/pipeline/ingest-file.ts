@@ -181,9 +181,9 @@ export async function ingestFile(
     };
     await storage.files.save(derived);
     written.unshift(derived);
-    const general = await importReport;
-    if (general)
-      await reporting(done, async () => ({ ...general, authors: await authorPairing(storage, derived) }));
+    const first = await importReport;
+    if (first)
+      await reporting(done, async () => ({ ...first, authors: await authorPairing(storage, derived) }));
   }
   await importReport;
   await progress(4, 100);

@@ -11,7 +11,7 @@
  */
 import { filterOfScope } from './fileFilter';
 import { SEARCH_PAGE_SIZE } from './search';
-import { sortOf, type ColumnSearchRequest, type ScreenSearchState } from './store';
+import { matchingOf, sortOf, type ColumnSearchRequest, type ScreenSearchState } from './store';
 
 const CRITERION = 'q.';
 const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'accents', 'page']);
@@ -60,7 +60,7 @@ export function searchFromUrl(search: string): UrlSearchState | null {
       sortBy: params.get('sort')?.trim(),
       sortOrder: params.get('order') === 'desc' ? 'desc' : 'asc',
     }),
-    ...(params.get('accents') === 'exact' ? { matchAccents: true } : {}),
+    ...matchingOf({ matchAccents: params.get('accents') === 'exact' }),
   };
   const ids = (mode: 'include' | 'exclude') =>
     (params.get(mode) ?? '')

@@ -22,9 +22,16 @@ export function sortOf(
   return sorted?.sortBy ? { sortBy: sorted.sortBy, sortOrder: sorted.sortOrder ?? 'asc' } : {};
 }
 
+/** `matchAccents` as a request carries it: present only when true (by default accents do not count). */
+export function matchingOf(
+  from: { matchAccents?: boolean | undefined } | null | undefined,
+): Pick<ColumnSearchRequest, 'matchAccents'> {
+  return from?.matchAccents ? { matchAccents: true } : {};
+}
+
 /**
  * What a request (or a saved search) carries beside its criteria and page: its sort (see sortOf)
- * and `matchAccents` when set.
+ * and `matchAccents` when set (see matchingOf).
  */
 export function searchOptionsOf(
   from: {
@@ -33,7 +40,7 @@ export function searchOptionsOf(
     matchAccents?: boolean | undefined;
   } | null,
 ): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder' | 'matchAccents'> {
-  return { ...sortOf(from), ...(from?.matchAccents ? { matchAccents: true } : {}) };
+  return { ...sortOf(from), ...matchingOf(from) };
 }
 
 /** What one search screen (Search: GENERAL files, Authors: AUTHOR files) keeps between visits. */

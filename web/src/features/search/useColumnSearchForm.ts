@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { FileType } from '@sift/shared/contracts';
-import { searchOptionsOf, useScreenSearchState, type ColumnSearchRequest } from './store';
+import { matchingOf, searchOptionsOf, useScreenSearchState, type ColumnSearchRequest } from './store';
 import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
 
 export type { ColumnSearchRequest } from './store';
@@ -70,7 +70,7 @@ export function useColumnSearchForm(
         searchCriteria: {},
         page: 0,
         size: SEARCH_PAGE_SIZE,
-        ...(current.request?.matchAccents ? { matchAccents: true } : {}),
+        ...matchingOf(current.request),
       },
     }));
 
@@ -79,7 +79,7 @@ export function useColumnSearchForm(
     update((current) => {
       if (!current.request) return {};
       const { matchAccents: _was, ...rest } = current.request;
-      return { request: { ...rest, page: 0, ...(on ? { matchAccents: true } : {}) } };
+      return { request: { ...rest, page: 0, ...matchingOf({ matchAccents: on }) } };
     });
 
   /** A column header clicked: sorts by it ascending, then descending, then back to file order (page 0). */

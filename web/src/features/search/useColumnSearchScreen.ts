@@ -4,7 +4,7 @@ import { unionColumns } from '@sift/shared/contracts';
 import { useAuthorsSearch, useGeneralSearch } from './api';
 import { useFiles } from '../files/api';
 import { fromSavedSearch } from './savedSearches';
-import { useScreenSearchState } from './store';
+import { matchingOf, useScreenSearchState } from './store';
 import type { SuggestionSource } from '../../api/queryKeys';
 import { defaultFacetColumns, visibleColumns } from './columns';
 import { datedFilename } from '../export/exportFilename';
@@ -70,7 +70,7 @@ export function useColumnSearchScreen(
   /** What an export is called when the person gives no filename (spec section 5). */
   const defaultFilename = () =>
     datedFilename(fileType === 'GENERAL' ? 'search_results_' : 'authors_search_results_');
-  const matching = form.request?.matchAccents ? { matchAccents: true } : {};
+  const matching = matchingOf(form.request);
   const exporter = useResultsExport({
     request: form.request
       ? fileType === 'GENERAL'
