@@ -1,6 +1,7 @@
 /**
- * The search results grid in a real browser (issue 23): sorting the rows by a column from its
- * header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
+ * The search results grid in a real browser (issue 23): a 1,000-row page of 100+ columns drawn as
+ * it scrolls, the first column pinned, a column resized, a row's drawer, the grid at 390 px; sorting
+ * the rows by a column from its header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
  * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets; a legacy encoding read and reported; the export's split by name; a link opened by another account.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,12 +60,12 @@ describe('Results grid, in a browser', () => {
 
       const nameHeader = page.getByRole('columnheader', { name: 'Name' });
       await nameHeader.getByRole('button', { name: 'Name' }).click();
-      await page.locator('th[aria-sort="ascending"]').waitFor();
+      await page.locator('[role="columnheader"][aria-sort="ascending"]').waitFor();
       await expect.poll(namesShown).toEqual([...names].sort().slice(0, 20));
       await app.screenshot('search-sorted-ascending');
 
       await nameHeader.getByRole('button', { name: 'Name' }).click();
-      await page.locator('th[aria-sort="descending"]').waitFor();
+      await page.locator('[role="columnheader"][aria-sort="descending"]').waitFor();
       await expect.poll(namesShown).toEqual([...names].sort().reverse().slice(0, 20));
       // The second page goes on in the same order.
       await page.getByRole('button', { name: 'Next' }).first().click();
@@ -79,7 +80,7 @@ describe('Results grid, in a browser', () => {
     expect(new URL(page.url()).searchParams.get('sort')).toBe('Name');
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     await page.reload();
-    await page.locator('th[aria-sort="descending"]').waitFor();
+    await page.locator('[role="columnheader"][aria-sort="descending"]').waitFor();
     await app.sees('Showing 21 to 25 of 25 results');
     await expect.poll(namesShown).toEqual([...sorted].reverse().slice(20));
 
@@ -121,7 +122,7 @@ describe('Results grid, in a browser', () => {
     await page.getByRole('listitem', { name: 'Early people' }).getByText('Early people').click();
     await app.sees('Showing 10 results');
     expect(await app.search.columnInput('Name').inputValue()).toBe('person 0');
-    await page.locator('th[aria-sort="ascending"]').waitFor();
+    await page.locator('[role="columnheader"][aria-sort="ascending"]').waitFor();
     expect(new URL(page.url()).searchParams.get('q.Name')).toBe('person 0');
 
     await page.getByRole('button', { name: 'Saved searches (1)' }).click();
@@ -328,7 +329,7 @@ describe('Results grid, in a browser', () => {
         await reader.sees('Showing 2 results', { exact: true });
         await readerPage.getByRole('button', { name: 'All files' }).waitFor();
         expect(await reader.search.columnInput('Name').inputValue()).toBe('person 0');
-        await readerPage.locator('th[aria-sort="descending"]').waitFor();
+        await readerPage.locator('[role="columnheader"][aria-sort="descending"]').waitFor();
         const cells = await readerPage
           .getByRole('table', { name: /^Search results/ })
           .getByRole('row')
@@ -337,6 +338,110 @@ describe('Results grid, in a browser', () => {
         await reader.screenshot('search-shared-link-other-account');
       } finally {
         await other.close();
+      }
+    },
+    INGEST_TIMEOUT_MS + 60_000,
+  );
+
+  it(
+    'shows a 1,000-row page of 112 columns as a grid: drawn as it scrolls, first column pinned, resizable, a row drawer',
+    async () => {
+      const file = path.join(dir, 'grid-wide.csv');
+      const columns = [
+        'Grid Key',
+        ...Array.from({ length: 110 }, (_, i) => `Col ${String(i + 1).padStart(3, '0')}`),
+      ];
+      const lines = Array.from({ length: 1_200 }, (_, r) =>
+        [
+          `grid-${String(r + 1).padStart(4, '0')}`,
+          ...columns.slice(1).map((_, c) => `r${r + 1}c${c + 1}`),
+        ].join(','),
+      );
+      writeFileSync(file, `${columns.join(',')}\n${lines.join('\n')}\n`);
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
+      await page.goto(`${app.url}/search?q.Grid+Key=grid-`);
+      await app.sees('Showing 1 to 20 of 1200 results');
+      await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('1000');
+      await app.sees('Showing 1 to 1000 of 1200 results');
+      expect(new URL(page.url()).searchParams.get('size')).toBe('1000');
+
+      const table = page.getByRole('table', { name: /^Search results/ });
+      const scroller = page.getByRole('region', { name: /^Search results.*scrollable$/ });
+      expect(await table.getAttribute('aria-rowcount')).toBe('1001');
+      // Only the rows in view (and a few beyond) are in the page.
+      const drawn = await table.getByRole('row').count();
+      expect(drawn).toBeGreaterThan(10);
+      expect(drawn).toBeLessThan(80);
+      await app.screenshot('results-grid-1000-rows');
+
+      // The last row and the last column, drawn once scrolled to; the File column stays in view.
+      await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight, left: el.scrollWidth }));
+      const last = table.locator('[role="row"][aria-rowindex="1001"]');
+      await last.waitFor();
+      expect(await last.innerText()).toContain('r1000c110');
+      await table.getByRole('columnheader', { name: 'Col 110' }).waitFor();
+      const box = (await scroller.boundingBox())!;
+      const fileCell = (await last.getByRole('cell').first().boundingBox())!;
+      expect(Math.abs(fileCell.x - box.x)).toBeLessThan(3);
+      expect(await last.getByRole('cell').first().innerText()).toBe('grid-wide.csv');
+      await app.screenshot('results-grid-scrolled-pinned');
+
+      // A column widened by dragging its header's edge.
+      await scroller.evaluate((el) => el.scrollTo({ top: 0, left: 0 }));
+      const header = table.getByRole('columnheader', { name: 'Grid Key' });
+      await header.scrollIntoViewIfNeeded();
+      const before = (await header.boundingBox())!.width;
+      const edge = (await table.getByRole('separator', { name: 'Resize Grid Key' }).boundingBox())!;
+      await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(edge.x + 120, edge.y + edge.height / 2, { steps: 8 });
+      await page.mouse.up();
+      const after = (await header.boundingBox())!.width;
+      expect(after - before).toBeGreaterThan(100);
+      const firstRow = table.locator('[role="row"][aria-rowindex="2"]');
+      expect((await firstRow.getByRole('cell').nth(2).boundingBox())!.width).toBeCloseTo(after, 0);
+
+      // A row's drawer: where it came from and every field, the searched one marked.
+      await firstRow.getByRole('button', { name: 'Open row 1' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Row 1 of the results' });
+      await drawer.waitFor();
+      const source = await drawer
+        .getByRole('table', { name: 'Where this record came from' })
+        .getByRole('row')
+        .allInnerTexts();
+      expect(source.map((r) => r.replace(/\s+/g, ' '))).toEqual([
+        'File grid-wide.csv',
+        expect.stringMatching(/^Sheet/),
+        'Row in sheet 2',
+      ]);
+      const fields = drawer.getByLabel('Fields');
+      expect(await fields.locator('dt').count()).toBe(111);
+      expect(await fields.locator('mark').allInnerTexts()).toEqual(['grid-']);
+      expect(await fields.locator('dd').last().innerText()).toBe('r1c110');
+      await app.screenshot('results-grid-row-drawer');
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'hidden' });
+      // The focus goes back to the row's button.
+      await expect.poll(() => page.locator(':focus').getAttribute('aria-label')).toBe('Open row 1');
+
+      // At 390 px: the grid scrolls sideways inside its box, the pinned column stays, the drawer fills the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      try {
+        const narrow = (await scroller.boundingBox())!;
+        expect(narrow.width).toBeLessThanOrEqual(390);
+        expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
+        await scroller.evaluate((el) => el.scrollTo({ left: 2_000 }));
+        const pinned = (await firstRow.getByRole('cell').first().boundingBox())!;
+        expect(Math.abs(pinned.x - narrow.x)).toBeLessThan(3);
+        await app.screenshot('results-grid-390px');
+        await firstRow.getByRole('button', { name: 'Open row 1' }).click();
+        await drawer.waitFor();
+        expect((await drawer.boundingBox())!.width).toBeGreaterThan(380);
+        await app.screenshot('results-grid-row-drawer-390px');
+        await page.keyboard.press('Escape');
+        await drawer.waitFor({ state: 'hidden' });
+      } finally {
+        await page.setViewportSize({ width: 1400, height: 900 });
       }
     },
     INGEST_TIMEOUT_MS + 60_000,

@@ -24,7 +24,7 @@ export interface DataColumn<T> {
 }
 
 /** A sortable column's `aria-sort`, by its direction ('none': sorted by another column or not at all). */
-const ARIA_SORT = { asc: 'ascending', desc: 'descending', none: 'none' } as const;
+export const ARIA_SORT = { asc: 'ascending', desc: 'descending', none: 'none' } as const;
 
 /** Rows chosen with a checkbox each, and one in the header for every row shown. */
 export interface DataTableSelection<T> {
@@ -143,7 +143,7 @@ export function DataTable<T>({
 }
 
 /** A sortable column's header: its name and an arrow for the current order; a click sorts. */
-function SortButton({
+export function SortButton({
   header,
   direction,
   onSort,

@@ -3,6 +3,14 @@ import type { FileRecord, FileType, ResultRow } from '@sift/shared/contracts';
 /** Spec section 9: search page size. */
 export const SEARCH_PAGE_SIZE = 20;
 
+/** The page sizes a person can choose beside the spec's (the results grid draws only the rows in view). */
+export const SEARCH_PAGE_SIZES = [20, 50, 100, 500, 1000] as const;
+
+/** `size` when it is one of SEARCH_PAGE_SIZES, else the spec's page size. */
+export function pageSizeOf(size: number | null | undefined): number {
+  return (SEARCH_PAGE_SIZES as readonly number[]).includes(size ?? NaN) ? size! : SEARCH_PAGE_SIZE;
+}
+
 /** Searchable files of a type: PROCESSED only (a half-loaded file is never searched). */
 export function searchableFiles(files: readonly FileRecord[] | undefined, fileType: FileType): FileRecord[] {
   return (files ?? []).filter((file) => file.fileType === fileType && file.status === 'PROCESSED');

@@ -6,7 +6,7 @@ const state: UrlSearchState = {
   request: {
     searchCriteria: { 'Author Full Names': 'Müller, J', 'Country & Region': 'a=b' },
     page: 2,
-    size: 20,
+    size: 500,
     sortBy: 'Article Title',
     sortOrder: 'desc',
     matchAccents: true,
@@ -19,7 +19,7 @@ describe('search state in the URL', () => {
   it('writes every part of a search and reads the same search back', () => {
     const url = searchToUrl(state);
     expect(url).toBe(
-      'q.Author+Full+Names=M%C3%BCller%2C+J&q.Country+%26+Region=a%3Db&exclude=f1%2Cf2&hide=Abstract&hide=Notes%2C+misc&sort=Article+Title&order=desc&accents=exact&page=3',
+      'q.Author+Full+Names=M%C3%BCller%2C+J&q.Country+%26+Region=a%3Db&exclude=f1%2Cf2&hide=Abstract&hide=Notes%2C+misc&sort=Article+Title&order=desc&accents=exact&size=500&page=3',
     );
     expect(searchFromUrl(`?${url}`)).toEqual(state);
   });
@@ -39,7 +39,7 @@ describe('search state in the URL', () => {
 
   it('reads a hand-edited URL sensibly', () => {
     expect(
-      searchFromUrl('?q.Name=%20ada%20&q.City=%20&page=-4&sort=Name&order=sideways&include=a,,b'),
+      searchFromUrl('?q.Name=%20ada%20&q.City=%20&page=-4&sort=Name&order=sideways&include=a,,b&size=37'),
     ).toEqual({
       request: { searchCriteria: { Name: 'ada' }, page: 0, size: 20, sortBy: 'Name', sortOrder: 'asc' },
       hidden: [],

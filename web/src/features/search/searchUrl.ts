@@ -2,19 +2,19 @@
  * A search screen's state in its URL's query string, so a reload keeps the search, the back button
  * goes to the search before, and a copied link opens the same search (issue 23):
  *
- *   /search?q.Authors=smith&q.Country=japan&include=<id>,<id>&hide=Abstract&sort=Title&order=desc&accents=exact&page=2
+ *   /search?q.Authors=smith&q.Country=japan&include=<id>,<id>&hide=Abstract&sort=Title&order=desc&accents=exact&size=100&page=2
  *
  * `q.<column>`: a submitted criterion; `include` / `exclude`: the file filter (general search);
  * `hide`: a column hidden in Column Settings (repeated); `sort` and `order` (`asc` unless `desc`);
- * `accents=exact`: accents must match;
+ * `accents=exact`: accents must match; `size`: rows per page, left out for the spec's 20;
  * `page`: one-based, left out for the first. Pure: no router, no store.
  */
 import { filterOfScope } from './fileFilter';
-import { SEARCH_PAGE_SIZE } from './search';
+import { pageSizeOf, SEARCH_PAGE_SIZE } from './search';
 import { matchingOf, sortOf, type ColumnSearchRequest, type ScreenSearchState } from './store';
 
 const CRITERION = 'q.';
-const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'accents', 'page']);
+const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'accents', 'size', 'page']);
 
 /** What of a screen's state the URL holds. */
 export type UrlSearchState = Pick<ScreenSearchState, 'request' | 'hidden' | 'filter'>;
@@ -33,6 +33,7 @@ export function searchToUrl(state: UrlSearchState): string {
     if (request.sortOrder === 'desc') params.set('order', 'desc');
   }
   if (request.matchAccents) params.set('accents', 'exact');
+  if (request.size !== SEARCH_PAGE_SIZE) params.set('size', String(request.size));
   if (request.page > 0) params.set('page', String(request.page + 1));
   return params.toString();
 }
@@ -40,7 +41,7 @@ export function searchToUrl(state: UrlSearchState): string {
 /**
  * The state a query string describes, or null when it holds none of these parameters (a bare
  * `/search`: the screen keeps what it has). Criteria with blank text are left out; a page that is
- * not a whole number from 1 reads as the first.
+ * not a whole number from 1 reads as the first, a size not offered as 20.
  */
 export function searchFromUrl(search: string): UrlSearchState | null {
   const params = new URLSearchParams(search);
@@ -55,7 +56,7 @@ export function searchFromUrl(search: string): UrlSearchState | null {
   const request: ColumnSearchRequest = {
     searchCriteria,
     page: Number.isInteger(page) && page >= 1 ? page - 1 : 0,
-    size: SEARCH_PAGE_SIZE,
+    size: pageSizeOf(Number(params.get('size'))),
     ...sortOf({
       sortBy: params.get('sort')?.trim(),
       sortOrder: params.get('order') === 'desc' ? 'desc' : 'asc',

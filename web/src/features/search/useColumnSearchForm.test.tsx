@@ -41,4 +41,24 @@ describe('useColumnSearchForm', () => {
     act(() => result.current.sortBy('Authors'));
     expect(request()).toMatchObject({ sortBy: 'Authors', sortOrder: 'asc' });
   });
+
+  it('changes the rows per page at the page holding the first row shown, and a new search keeps it', () => {
+    const columns = { available: ['Authors'], visible: ['Authors'] };
+    useSearchStore.getState().update('GENERAL', {
+      values: { Authors: 'smith' },
+      request: { searchCriteria: { Authors: 'smith' }, page: 7, size: 20 },
+    });
+    const { result } = renderHook(() => useColumnSearchForm('GENERAL', columns, { autoSearch: false }));
+    const request = () => useSearchStore.getState().screens.GENERAL.request;
+    // Rows 141–160 shown: with 100 a page, row 141 is on the second page.
+    act(() => result.current.setPageSize(100));
+    expect(request()).toMatchObject({ size: 100, page: 1 });
+    act(() => result.current.setPageSize(33));
+    expect(request()).toMatchObject({ size: 20, page: 5 });
+    act(() => result.current.setPageSize(1000));
+    act(() => void result.current.submit());
+    expect(request()).toMatchObject({ size: 1000, page: 0 });
+    act(() => result.current.clear());
+    expect(request()).toEqual({ searchCriteria: {}, page: 0, size: 1000 });
+  });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { FileType } from '@sift/shared/contracts';
 import { matchingOf, searchOptionsOf, useScreenSearchState, type ColumnSearchRequest } from './store';
-import { buildCriteria, SEARCH_PAGE_SIZE } from './search';
+import { buildCriteria, pageSizeOf, SEARCH_PAGE_SIZE } from './search';
 
 export type { ColumnSearchRequest } from './store';
 
@@ -54,7 +54,7 @@ export function useColumnSearchForm(
     const next: ColumnSearchRequest = {
       searchCriteria: criteria,
       page: 0,
-      size: SEARCH_PAGE_SIZE,
+      size: pageSizeOf(request?.size),
       ...searchOptionsOf(request),
     };
     const same = request !== null && JSON.stringify(request) === JSON.stringify(next);
@@ -69,7 +69,7 @@ export function useColumnSearchForm(
       request: {
         searchCriteria: {},
         page: 0,
-        size: SEARCH_PAGE_SIZE,
+        size: pageSizeOf(current.request?.size),
         ...matchingOf(current.request),
       },
     }));
@@ -107,6 +107,15 @@ export function useColumnSearchForm(
       };
     });
 
+  /** Rows per page: the page that holds the first row shown now. */
+  const setPageSize = (size: number) =>
+    update((current) => {
+      if (!current.request) return {};
+      const first = current.request.page * current.request.size;
+      const next = pageSizeOf(size);
+      return { request: { ...current.request, size: next, page: Math.floor(first / next) } };
+    });
+
   const goToPage = (page: number) =>
     update((current) =>
       current.request ? { request: { ...current.request, page: Math.max(0, page) } } : {},
@@ -121,6 +130,7 @@ export function useColumnSearchForm(
     submit,
     clear,
     goToPage,
+    setPageSize,
     sortBy,
     setMatchAccents,
     addCriterion,

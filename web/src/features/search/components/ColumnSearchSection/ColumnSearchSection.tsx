@@ -95,6 +95,7 @@ export function ColumnSearchSection({
         withSource={withSource}
         caption={caption}
         onPage={form.goToPage}
+        onPageSize={form.setPageSize}
         onRetry={() => void search.refetch()}
         sort={
           form.request?.sortBy

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { Alert, Box, Button, Center, Loader, LoadingOverlay, Stack, Text } from '@mantine/core';
 import type { SearchResponse } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
-import { ResultsTable, type ResultsTableProps } from '../ResultsTable/ResultsTable';
+import { ResultsGrid, type ResultsGridProps } from '../ResultsGrid/ResultsGrid';
 import { SearchPager } from '../SearchPager/SearchPager';
 
 export interface SearchResultsProps {
@@ -17,12 +17,14 @@ export interface SearchResultsProps {
   withSource: boolean;
   caption: string;
   onPage: (page: number) => void;
+  /** Rows per page chosen (see SearchPager). */
+  onPageSize?: (size: number) => void;
   onRetry: () => void;
   idleText?: string;
-  /** The current sort and the header click that changes it (see ResultsTable). */
-  sort?: ResultsTableProps['sort'];
-  onSort?: ResultsTableProps['onSort'];
-  highlights?: ResultsTableProps['highlights'];
+  /** The current sort and the header click that changes it (see ResultsGrid). */
+  sort?: ResultsGridProps['sort'];
+  onSort?: ResultsGridProps['onSort'];
+  highlights?: ResultsGridProps['highlights'];
 }
 
 /**
@@ -39,6 +41,7 @@ export function SearchResults({
   withSource,
   caption,
   onPage,
+  onPageSize,
   onRetry,
   idleText = 'Perform a search to see results.',
   sort,
@@ -83,6 +86,7 @@ export function SearchResults({
             withSource={withSource}
             caption={`${caption} (last results shown)`}
             onPage={onPage}
+            onPageSize={onPageSize}
             loading={false}
             sort={sort}
             onSort={onSort}
@@ -122,6 +126,7 @@ export function SearchResults({
       withSource={withSource}
       caption={caption}
       onPage={onPage}
+      onPageSize={onPageSize}
       loading={loading}
       sort={sort}
       onSort={onSort}
@@ -137,13 +142,22 @@ function RowsPage({
   withSource,
   caption,
   onPage,
+  onPageSize,
   loading,
   sort,
   onSort,
   highlights,
 }: Pick<
   SearchResultsProps,
-  'columns' | 'withSource' | 'caption' | 'onPage' | 'loading' | 'sort' | 'onSort' | 'highlights'
+  | 'columns'
+  | 'withSource'
+  | 'caption'
+  | 'onPage'
+  | 'onPageSize'
+  | 'loading'
+  | 'sort'
+  | 'onSort'
+  | 'highlights'
 > & {
   data: SearchResponse;
 }) {
@@ -155,12 +169,14 @@ function RowsPage({
         size={data.size}
         totalRecords={data.totalRecords}
         onPage={onPage}
+        onSize={onPageSize}
         disabled={loading}
       />
       <Box pos="relative" aria-busy={loading}>
         <LoadingOverlay visible={loading} zIndex={5} />
-        <ResultsTable
+        <ResultsGrid
           columns={columns}
+          recordColumns={data.columns.length ? data.columns : columns}
           rows={data.data}
           caption={caption}
           withSource={withSource}
