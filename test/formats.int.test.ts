@@ -235,11 +235,15 @@ it('reads inline and shared strings, the last column (XFD) and the last row (1,0
   ]);
 });
 
-it('answers the FTP import with 501 and what to do when no location is configured', async () => {
-  const res = await user.fetch('/file/process-ftp', { method: 'POST' });
-  expect(res.status).toBe(501);
-  expect(await res.json()).toMatchObject({
-    code: 'FTP_NOT_CONFIGURED',
-    error: expect.stringContaining('Upload the files from the Upload screen instead.'),
-  });
+it('answers the FTP import and its listing with 501 and what to do when no location is configured', async () => {
+  for (const res of [
+    await user.fetch('/file/process-ftp', { method: 'POST' }),
+    await user.fetch('/file/process-ftp'),
+  ]) {
+    expect(res.status).toBe(501);
+    expect(await res.json()).toMatchObject({
+      code: 'FTP_NOT_CONFIGURED',
+      error: expect.stringContaining('Upload the files from the Upload screen instead.'),
+    });
+  }
 });

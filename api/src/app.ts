@@ -18,6 +18,7 @@ import type { ErrorBody, PublicConfig } from '@sift/shared/contracts';
 import { errorHandler, NotFoundError } from './errors.ts';
 import { FilesService, type EnqueueIngest } from './files/files.service.ts';
 import { filesRoutes } from './files/files.routes.ts';
+import { LocationImport } from './files/location-import.ts';
 import { trackingRoutes } from './files/tracking.routes.ts';
 import { uploadsRoutes } from './files/uploads.routes.ts';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
@@ -135,7 +136,8 @@ export function createApp(deps: AppDeps): Express {
   const fileRoutes = express.Router();
   // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
   fileRoutes.use(columnsRoutes(search));
-  fileRoutes.use(filesRoutes(files, incomingDir, config.maxUploadBytes));
+  const imports = new LocationImport(config.importLocation, files, incomingDir, config.maxUploadBytes);
+  fileRoutes.use(filesRoutes(files, imports, incomingDir, config.maxUploadBytes));
   fileRoutes.use(searchRoutes(search, exports, queries));
   api.use('/file', requireActiveOnboarded, fileRoutes);
   api.use(

@@ -2,9 +2,11 @@
  * Sift's configuration, parsed once from the environment with zod. The variable names are a
  * contract (docs/architecture.md); a bad value fails start-up with a message naming the variable.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { workerConfigOf, type WorkerConfig } from '@sift/ingest-worker';
 import { optionalUrl, parseEnv, serviceEnvSchema } from '@sift/shared/env';
+import type { ImportLocationConfig } from './files/remote-directory.ts';
 
 const envSchema = serviceEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -28,6 +30,19 @@ const envSchema = serviceEnvSchema.extend({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   NODE_ENV: z.string().default('development'),
+  IMPORT_LOCATION_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .url({ protocol: /^(sftp|ftps?)$/ })
+      .refine((u) => !new URL(u).password, 'must not carry a password: set IMPORT_LOCATION_PASSWORD')
+      .optional(),
+  ),
+  IMPORT_LOCATION_PASSWORD: z.string().optional(),
+  IMPORT_LOCATION_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  IMPORT_LOCATION_HOST_KEY: z
+    .string()
+    .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'must be a SHA256:… fingerprint as ssh-keygen -lf prints it')
+    .optional(),
 });
 
 /** The all-in-one process's configuration: the API's settings and its ingest worker's. */
@@ -74,6 +89,8 @@ export interface Config extends WorkerConfig {
   rateLimitPerMinute: number;
   /** Run the ingest worker in this process (the all-in-one mode). */
   runWorker: boolean;
+  /** The FTP/SFTP directory `/api/file/process-ftp` imports from; unset → that route answers 501. */
+  importLocation: ImportLocationConfig | undefined;
   /** Directory of the built web app to serve, if any. */
   webDir: string | undefined;
 }
@@ -102,6 +119,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorker: e.RUN_INGEST_WORKER === 'true',
     trustProxyHops: e.TRUST_PROXY_HOPS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    importLocation: e.IMPORT_LOCATION_URL
+      ? {
+          url: e.IMPORT_LOCATION_URL,
+          password: e.IMPORT_LOCATION_PASSWORD,
+          privateKey: e.IMPORT_LOCATION_PRIVATE_KEY_FILE
+            ? readFileSync(e.IMPORT_LOCATION_PRIVATE_KEY_FILE, 'utf8')
+            : undefined,
+          hostKeyFingerprint: e.IMPORT_LOCATION_HOST_KEY,
+        }
+      : undefined,
     webDir: undefined,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The search results grid in a real browser (issue 23): a 1,000-row page of 100+ columns drawn as
  * it scrolls, the first column pinned, a column resized, a row's drawer, the grid at 390 px; sorting
- * the rows by a column from its header, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
+ * the rows by a column from its header, files imported from an SFTP location, on the engine, across pages; the search kept in the URL (reload, Back and Forward, a
  * shared link); matches marked in the cells; saved searches; accent-insensitive matching; facets; a legacy encoding read and reported; the export's split by name; a link opened by another account.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../support/csv.ts';
+import { startTestSftp, type TestSftpServer } from '../support/file-servers.ts';
 import { SiftApp } from './support/app.ts';
 import {
   INGEST_TIMEOUT_MS,
@@ -22,9 +23,17 @@ let session: BrowserSession;
 let app: SiftApp;
 let page: Page;
 let dir: string;
+let sftp: TestSftpServer;
 
 beforeAll(async () => {
-  session = await openBrowserSession();
+  sftp = await startTestSftp();
+  session = await openBrowserSession({
+    importLocation: {
+      url: sftp.url,
+      privateKey: sftp.privateKey,
+      hostKeyFingerprint: sftp.hostKeyFingerprint,
+    },
+  });
   ({ app, page } = session);
   dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-grid-'));
   await app.signInNew('admin@example.com', 'Ada Lovelace');
@@ -32,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.close();
+  await sftp?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -445,6 +455,38 @@ describe('Results grid, in a browser', () => {
       }
     },
     INGEST_TIMEOUT_MS + 60_000,
+  );
+
+  it(
+    'imports the files chosen from the configured SFTP location, which are then searchable',
+    async () => {
+      writeFileSync(
+        path.join(sftp.dir, 'remote-people.csv'),
+        'Name,City\nRemote Ada,London\nRemote Alan,Wilmslow\n',
+      );
+      writeFileSync(path.join(sftp.dir, 'remote-other.csv'), 'Name\nNobody Remote\n');
+      writeFileSync(path.join(sftp.dir, 'readme.txt'), 'not offered');
+      await app.open('Upload');
+      const panel = page.getByRole('region', { name: 'Import from a server' });
+      const location = sftp.url.replace(/\/\/[^@]+@/, '//');
+      await panel.getByText(`Excel and CSV files at ${location}`).waitFor();
+      expect(await panel.getByRole('checkbox').count()).toBe(2);
+      await panel.getByRole('checkbox', { name: 'remote-people.csv' }).check();
+      await panel.getByText('Files to import (1 of 2 selected)').waitFor();
+      await app.screenshot('upload-import-from-server');
+      await panel.getByRole('button', { name: 'Import Selected (1)' }).click();
+      await app.sees(`Importing 1 file from ${location}`);
+      await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+
+      await page.goto(`${app.url}/search?q.Name=remote`);
+      await app.sees('Showing 2 results', { exact: true });
+      const cities = await page
+        .getByRole('table', { name: /^Search results/ })
+        .getByRole('row')
+        .evaluateAll((rows) => rows.slice(1).map((r) => r.textContent ?? ''));
+      expect(cities.map((c) => /London|Wilmslow/.exec(c)?.[0])).toEqual(['London', 'Wilmslow']);
+    },
+    INGEST_TIMEOUT_MS + 30_000,
   );
 
   it('raised no uncaught error in the page', () => {

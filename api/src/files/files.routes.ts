@@ -6,16 +6,21 @@ import multer from 'multer';
 import { accountOf } from '../auth/middleware.ts';
 import {
   authorFilesListSchema,
+  hasAcceptedExtension,
+  importFromLocationSchema,
+  type ImportFromLocationResponse,
+  type ImportLocationListing,
   type AuthorFileStatistics,
   type ImportReport,
   type UploadMultipleResponse,
   type UploadResponse,
 } from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
-import { BadRequestError, HttpError, NotImplementedError } from '../errors.ts';
+import { BadRequestError, HttpError } from '../errors.ts';
 import type { FilesService, StoredUpload } from './files.service.ts';
+import { fileTooLargeMessage } from './limits.ts';
+import type { LocationImport } from './location-import.ts';
 
-export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'];
 /** Most files one multipart request may carry. */
 export const MAX_FILES_PER_REQUEST = 25;
 
@@ -32,7 +37,7 @@ function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options 
     defParamCharset: 'utf8',
     limits: { fileSize: maxUploadBytes, files: MAX_FILES_PER_REQUEST },
     fileFilter: (_req, file, cb) => {
-      if (ACCEPTED_EXTENSIONS.includes(path.extname(file.originalname).toLowerCase())) cb(null, true);
+      if (hasAcceptedExtension(file.originalname)) cb(null, true);
       else
         cb(
           new HttpError(
@@ -50,8 +55,7 @@ function withLimits(handler: RequestHandler, maxUploadBytes: number): RequestHan
   return (req, res, next) =>
     handler(req, res, (err?: unknown) => {
       if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
-        const mb = Math.round(maxUploadBytes / (1024 * 1024));
-        next(new HttpError(413, 'FILE_TOO_LARGE', `File too large. Maximum size is ${mb}MB.`));
+        next(new HttpError(413, 'FILE_TOO_LARGE', fileTooLargeMessage(maxUploadBytes)));
       } else if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_COUNT') {
         next(
           new HttpError(
@@ -104,7 +108,12 @@ export function uploadHandlers(files: FilesService): { one: RequestHandler; many
 }
 
 /** `/api/file/*`: uploads and file records. */
-export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes: number): Router {
+export function filesRoutes(
+  files: FilesService,
+  imports: LocationImport,
+  blobDir: string,
+  maxUploadBytes: number,
+): Router {
   const router = Router();
   const upload = uploadMiddlewares(blobDir, maxUploadBytes);
   const handle = uploadHandlers(files);
@@ -116,13 +125,14 @@ export function filesRoutes(files: FilesService, blobDir: string, maxUploadBytes
       res.json(await files.statistics(accountOf(res).id));
     });
   }
-  // Spec section 7 lists an import from an FTP/SFTP location; none can be configured yet, so the
-  // route answers what is missing instead of a bare 404.
-  router.post('/process-ftp', () => {
-    throw new NotImplementedError(
-      'Importing from an FTP or SFTP location is not set up on this installation: no location is configured. Upload the files from the Upload screen instead.',
-      'FTP_NOT_CONFIGURED',
-    );
+  // Spec section 7: files imported from the configured FTP/SFTP location (501 when there is none).
+  router.get('/process-ftp', async (_req, res) => {
+    res.json((await imports.list()) satisfies ImportLocationListing);
+  });
+  router.post('/process-ftp', async (req, res) => {
+    const { files: names } = parseBody(importFromLocationSchema, req.body ?? {});
+    const imported = await imports.import(accountOf(res).id, names);
+    res.status(201).json(imported satisfies ImportFromLocationResponse);
   });
   router.get('/sheets', async (_req, res) => {
     res.json(await files.sheets(accountOf(res).id));

@@ -2,6 +2,15 @@
 import { z } from 'zod';
 import type { FileRecord } from './files.ts';
 
+/** The file name endings Sift ingests (spec section 5), in lower case. */
+export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
+
+/** Whether `name` ends in one of ACCEPTED_EXTENSIONS, in any case. */
+export function hasAcceptedExtension(name: string): boolean {
+  const lower = name.toLowerCase();
+  return ACCEPTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
 /**
  * Single-file uploads (`POST /api/file/upload` field `file`, `/api/parallel/upload-single`) answer
  * 201 `{ file, sessionId }`; a file of the wrong type or content is refused (415), an unsafe or
@@ -45,4 +54,43 @@ export interface UploadPacing {
 /** `DELETE /api/upload-tracking/cleanup?daysOld=N` answer. */
 export interface TrackingCleanupResponse {
   sessionsRemoved: number;
+}
+
+/** Most files one import from the configured FTP/SFTP location may take. */
+export const MAX_FILES_PER_IMPORT = 100;
+
+/** A file offered by the import location: name in its directory, size in bytes, last change (ISO 8601). */
+export interface ImportLocationFile {
+  name: string;
+  sizeBytes: number;
+  modifiedAt: string | null;
+}
+
+/**
+ * `GET /api/file/process-ftp`: the configured FTP/SFTP location (scheme, host and directory, never
+ * credentials) and its Excel and CSV files by name. 501 when no location is configured, 502 when it
+ * cannot be reached.
+ */
+export interface ImportLocationListing {
+  location: string;
+  files: ImportLocationFile[];
+}
+
+/**
+ * `POST /api/file/process-ftp` body: the names to import from the location's listing; none → every
+ * Excel and CSV file there (at most MAX_FILES_PER_IMPORT).
+ */
+export const importFromLocationSchema = z.object({
+  files: z.array(z.string().min(1).max(1000)).min(1).max(MAX_FILES_PER_IMPORT).optional(),
+});
+export type ImportFromLocationRequest = z.infer<typeof importFromLocationSchema>;
+
+/**
+ * `POST /api/file/process-ftp` answer (201): the imported files in a new upload session, as an
+ * upload's (a corrupt file is FAILED with its reason, the others go on), and the files left where
+ * they were with why (too large).
+ */
+export interface ImportFromLocationResponse extends UploadMultipleResponse {
+  location: string;
+  skipped: { name: string; reason: string }[];
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startSift, type RunningSift } from '@sift/api';
+import { startSift, type Config, type RunningSift } from '@sift/api';
 import { SiftApp } from './app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -33,8 +33,11 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Starts Sift and Chromium for one test file; `close` stops both and removes the data. */
-export async function openBrowserSession(): Promise<BrowserSession> {
+/**
+ * Starts Sift (with `overrides` of its configuration) and Chromium for one test file; `close`
+ * stops both and removes the data.
+ */
+export async function openBrowserSession(overrides: Partial<Config> = {}): Promise<BrowserSession> {
   if (!existsSync(path.join(WEB_DIST, 'index.html')))
     throw new Error(`The web app is not built (${WEB_DIST}): run \`npm run build -w web\` first.`);
   if (!existsSync(CHROMIUM))
@@ -51,6 +54,7 @@ export async function openBrowserSession(): Promise<BrowserSession> {
     webDir: WEB_DIST,
     publicUrl: undefined,
     oidcIssuer: undefined,
+    ...overrides,
   });
   // Without the background-networking flags Chromium tries hosts this closed network refuses.
   const browser = await chromium.launch({

@@ -44,12 +44,15 @@ export const queryKeys = {
     /** The active upload sessions with their files (what the Upload screen and the watcher poll). */
     active: () => [...queryKeys.uploads.all, 'active'] as const,
     summary: (sessionId: string) => [...queryKeys.uploads.all, 'summary', sessionId] as const,
+    /** The configured FTP/SFTP import location's listing. */
+    location: () => [...queryKeys.uploads.all, 'location'] as const,
   },
 } as const;
 
 /** Mutation keys, so any component can tell whether one is running (`useIsMutating`). */
 export const mutationKeys = {
   upload: ['upload'] as const,
+  importFromLocation: ['importFromLocation'] as const,
   onboard: ['onboard'] as const,
   deleteFile: ['deleteFile'] as const,
   export: ['export'] as const,

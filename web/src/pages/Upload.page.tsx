@@ -18,6 +18,7 @@ import { PageHeader } from '../components/PageHeader/PageHeader';
 import { errorMessage } from '../api/client';
 import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../features/upload/api';
 import { queryKeys } from '../api/queryKeys';
+import { LocationImport } from '../features/upload/components/LocationImport/LocationImport';
 import { UploadDropzone } from '../features/upload/components/UploadDropzone/UploadDropzone';
 import { UploadSessionDetail } from '../features/upload/components/UploadSessionDetail/UploadSessionDetail';
 import { UploadSessionList } from '../features/upload/components/UploadSessionList/UploadSessionList';
@@ -109,6 +110,8 @@ export function UploadPage() {
       />
 
       <UploadDropzone onDrop={(files) => start(files, 'drop')} onSelect={(files) => start(files, 'select')} />
+
+      <LocationImport />
 
       {problems.length > 0 && (
         <Alert

@@ -2,6 +2,9 @@
  * Client-side checks of files chosen for upload (spec section 5). The server checks again (size,
  * extension against content); these only spare a pointless upload.
  */
+import { ACCEPTED_EXTENSIONS, hasAcceptedExtension } from '@sift/shared/contracts';
+
+export { ACCEPTED_EXTENSIONS, hasAcceptedExtension };
 
 export const MB = 1024 * 1024;
 /** Files chosen with the file picker. */
@@ -11,7 +14,6 @@ export const DROP_MAX_BYTES = 500 * MB;
 /** Above this an informational large-file toast is shown. */
 export const LARGE_FILE_BYTES = 50 * MB;
 
-export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
 /** The `accept` attribute of the file input. */
 export const ACCEPT_ATTRIBUTE = ACCEPTED_EXTENSIONS.join(',');
 
@@ -27,11 +29,6 @@ export interface FileLike {
   name: string;
   size: number;
   type: string;
-}
-
-export function hasAcceptedExtension(name: string): boolean {
-  const lower = name.toLowerCase();
-  return ACCEPTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
 export interface ValidationResult<F extends FileLike> {
