@@ -9,6 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   containsSql,
+  containsTerm,
   ident,
   likeContains,
   MAX_TEXT_INDEXES,
@@ -73,6 +74,33 @@ describe.each(['engine', 'javascript'] as const)('skip indexes (%s loader)', (lo
     expect(await storage.rows.count({ files: [file], criteria: { [names[0]!]: 'MÜLLER' } })).toBe(muller);
     expect(await storage.rows.count({ files: [file], criteria: { [names[1]!]: '2020.123' } })).toBe(1);
   });
+});
+
+it('narrows a term spanning a separator to the granules holding its longer fragments', async () => {
+  const lines = ['Authors'];
+  for (let i = 0; i < 30_000; i++) lines.push(`"${i === 21_000 ? 'Zyskowski, Q' : `${SURNAMES[i % 8]}, A`}"`);
+  const file = await ingest('granules.csv', `${lines.join('\n')}\n`, 'engine');
+  const col = file.columnMap.Authors!;
+  const explain = async (term: string) => {
+    const contains = containsTerm('t', term);
+    const plan = await storage.client.query({
+      query: `EXPLAIN indexes = 1 SELECT count() FROM ${ident(storage.database)}.rows
+              WHERE file_id = {id:String} AND ${containsSql(ident(col), contains)}`,
+      query_params: { ...contains.params, id: file.id },
+      format: 'TabSeparatedRaw',
+    });
+    const text = await plan.text();
+    const index = text.slice(text.indexOf(`Name: ${textIndexName(col)}`));
+    return /Granules: (\d+)\/(\d+)/.exec(index)!.slice(1).map(Number);
+  };
+  const [kept, of] = await explain('zyskowski, q');
+  expect(of).toBeGreaterThan(2);
+  expect(kept).toBe(1);
+  expect(containsTerm('t', 'zyskowski, q')).toMatchObject({ fragments: ['tf0'], indexed: true });
+  expect(containsTerm('t', 'li, q')).toMatchObject({ fragments: [], indexed: false });
+  expect(containsTerm('t', 'müller')).toMatchObject({ fragments: [], indexed: true });
+  expect(await storage.rows.count({ files: [file], criteria: { Authors: 'zyskowski, q' } })).toBe(1);
+  expect(await storage.rows.count({ files: [file], criteria: { Authors: 'MULLER, a' } })).toBe(3_750);
 });
 
 it('indexes at most MAX_TEXT_INDEXES columns; the rest are created and scanned', async () => {

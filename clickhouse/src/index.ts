@@ -28,7 +28,15 @@ export * from './backup.ts';
 export { openClickHouse, clusterSettings, type ClickHouseOptions } from './client.ts';
 export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
 export { migrate } from './migrations.ts';
-export { containsSql, foldSql, ident, likeContains } from './sql.ts';
+export {
+  containsSql,
+  containsTerm,
+  foldSql,
+  ident,
+  INDEXED_FRAGMENT_MIN,
+  likeContains,
+  type ContainsTerm,
+} from './sql.ts';
 export { inlineQueryParams } from './inline-params.ts';
 export { PooledConnection } from './pool.ts';
 export { ENGINE_PURGE_INTERVAL_MS, MemoryPurger } from './engine-memory.ts';

@@ -49,13 +49,62 @@ export function foldSql(expr: string): string {
 }
 
 /**
- * SQL matching `expr` against the `%…%` pattern held by query parameter `param` (see likeContains):
- * accent- and case-insensitive by default; with `matchAccents`, case-insensitive only (`ILIKE`),
- * still narrowed by the folded condition so the column's text skip index serves it.
+ * The shortest piece of a term the text skip index looks up on its own (letters and digits between
+ * separators): it serves `LIKE '%…%'` for a pattern of this many characters or more within one
+ * token, and scans for a shorter one or one spanning a separator (`smith, j`).
  */
-export function containsSql(expr: string, param: string, matchAccents = false): string {
-  const folded = `${foldSql(expr)} LIKE ${foldSql(`{${param}:String}`)}`;
-  return matchAccents ? `(${expr} ILIKE {${param}:String} AND ${folded})` : folded;
+export const INDEXED_FRAGMENT_MIN = 4;
+
+/** A contains-match term as query parameters: see containsTerm. */
+export interface ContainsTerm {
+  /** The parameter holding the whole `%…%` pattern. */
+  param: string;
+  /** Parameters holding the patterns of the term's indexable fragments, when it has separators. */
+  fragments: string[];
+  /** Every parameter, by name. */
+  params: Record<string, string>;
+  /**
+   * The text skip index narrows the read: the term is one piece of at least INDEXED_FRAGMENT_MIN
+   * characters, or has such a fragment. Otherwise a match reads every row, folding each.
+   */
+  indexed: boolean;
+}
+
+/**
+ * `term` as the parameters of a contains-match named `param`: its `%…%` pattern (likeContains) and,
+ * when separators split it, one more for each fragment of at least INDEXED_FRAGMENT_MIN characters
+ * (`param` + `f0`, `f1`, …). A fragment implied by the term narrows nothing, but its own condition
+ * lets the text skip index skip the granules without it: `zyskowski, a` reads like `zyskowski`.
+ */
+export function containsTerm(param: string, term: string): ContainsTerm {
+  const pieces = term.split(/[^0-9A-Za-z\u0080-\u{10FFFF}]+/u);
+  const fragments =
+    pieces.length > 1 ? [...new Set(pieces.filter((p) => [...p].length >= INDEXED_FRAGMENT_MIN))] : [];
+  const params: Record<string, string> = { [param]: likeContains(term) };
+  const names = fragments.map((fragment, i) => {
+    const name = `${param}f${i}`;
+    params[name] = likeContains(fragment);
+    return name;
+  });
+  const whole = pieces.length === 1 && [...term].length >= INDEXED_FRAGMENT_MIN;
+  return { param, fragments: names, params, indexed: whole || names.length > 0 };
+}
+
+/**
+ * SQL matching `expr` against a term (a ContainsTerm, or the name of a parameter holding a `%…%`
+ * pattern, see likeContains): accent- and case-insensitive by default; with `matchAccents`,
+ * case-insensitive only (`ILIKE`), still narrowed by the folded condition so the column's text skip
+ * index serves it. A ContainsTerm's fragments are matched too, for the index (see containsTerm).
+ */
+export function containsSql(expr: string, term: ContainsTerm | string, matchAccents = false): string {
+  const { param, fragments } = typeof term === 'string' ? { param: term, fragments: [] } : term;
+  const like = (p: string) => `${foldSql(expr)} LIKE ${foldSql(`{${p}:String}`)}`;
+  const folded = [param, ...fragments].map(like).join(' AND ');
+  return matchAccents
+    ? `(${expr} ILIKE {${param}:String} AND ${folded})`
+    : fragments.length
+      ? `(${folded})`
+      : folded;
 }
 
 /** A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it. */

@@ -3,7 +3,7 @@
  * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
  */
 import type { FileRow } from '../files.repository.ts';
-import { containsSql, ident, likeContains } from '../sql.ts';
+import { containsSql, containsTerm, ident } from '../sql.ts';
 import type { RowHit, RowKey, RowQuery } from './types.ts';
 
 /** A row query as SQL: its WHERE clause and parameters, the columns it reads and where they come back. */
@@ -29,8 +29,9 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
     const homes = columnHomes(query.files, header);
     if (!homes.physical.size && !homes.extra) return null; // no searched file has this column
     const k = n++;
-    params[`t${k}`] = likeContains(term);
-    const matches = (value: string) => containsSql(value, `t${k}`, query.matchAccents);
+    const contains = containsTerm(`t${k}`, term);
+    Object.assign(params, contains.params);
+    const matches = (value: string) => containsSql(value, contains, query.matchAccents);
     const alternatives = [...homes.physical].map((c) => matches(ident(c)));
     if (homes.extra) {
       params[`h${k}`] = header;

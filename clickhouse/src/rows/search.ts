@@ -1,5 +1,5 @@
 import type { FileRow } from '../files.repository.ts';
-import { containsSql, ident, likeContains } from '../sql.ts';
+import { containsSql, containsTerm, ident, type ContainsTerm } from '../sql.ts';
 import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
@@ -9,6 +9,11 @@ import type { RowHit, RowQuery, RowsTable } from './types.ts';
  * many seconds, and answer from what was read (the most frequent values of a sample).
  */
 export const SUGGEST_LIMITS = { matches: 100_000, rowsRead: 20_000_000, seconds: 2 } as const;
+/**
+ * Seconds the folded read of a suggestion may take when the text index cannot serve its term (see
+ * RowSearch.#suggestionReads): a scan folding every row of ten million passes a second.
+ */
+export const SUGGEST_FOLDED_SECONDS = 0.1;
 const SUGGEST_SETTINGS = {
   max_execution_time: SUGGEST_LIMITS.seconds,
   timeout_overflow_mode: 'break',
@@ -159,35 +164,33 @@ export class RowSearch {
    * after SUGGEST_LIMITS (time and rows read) and the answer is built from what it has read, so a
    * suggestion over ten million rows answers in time, possibly from part of the data. For a
    * MULTI_VALUE_HEADERS header the values are the trimmed items of each cell's `;` list (the bound
-   * then counts items).
+   * then counts items). A term the text index cannot serve (see suggestionReads) is read twice.
    */
   async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
     const value = valueOf(files, header, 'h');
     if (!files.length || !value) return [];
-    const params: Record<string, unknown> = {
+    const term = containsTerm('t', query);
+    const params = {
+      ...term.params,
       fileIds: files.map((f) => f.id),
       h: header,
-      t: likeContains(query),
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
-    const matches = query ? ` AND ${containsSql('v', 't')}` : '';
     // The cell is matched first (its skip index serves that), then each of its items.
-    const read = MULTI_VALUE_HEADERS.has(header)
-      ? `SELECT v FROM (
-           SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table}
-           WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${containsSql(value, 't')}` : ''})
-         WHERE v != ''${matches}`
-      : `SELECT ${value} AS v FROM ${this.t.table}
-         WHERE file_id IN {fileIds:Array(String)} AND v != ''${matches}`;
-    const rs = await this.t.client.query({
-      query: `SELECT v FROM (${read} LIMIT {sample:UInt64})
-              GROUP BY v ORDER BY count() DESC, v LIMIT {limit:UInt64}`,
-      query_params: params,
-      format: 'JSONCompactEachRow',
-      clickhouse_settings: SUGGEST_SETTINGS,
-    });
-    return (await rs.json<[string]>()).map((r) => r[0]);
+    const read = (matches: (expr: string) => string) => {
+      const sql = MULTI_VALUE_HEADERS.has(header)
+        ? `SELECT v FROM (
+             SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table}
+             WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${matches(value)}` : ''})
+           WHERE v != ''${query ? ` AND ${matches('v')}` : ''}`
+        : `SELECT ${value} AS v FROM ${this.t.table}
+           WHERE file_id IN {fileIds:Array(String)} AND v != ''${query ? ` AND ${matches('v')}` : ''}`;
+      return `SELECT v, count() AS n FROM (${sql} LIMIT {sample:UInt64})
+              GROUP BY v ORDER BY n DESC, v LIMIT {limit:UInt64}`;
+    };
+    const counts = await this.#suggestionReads(term, read, params);
+    return counts.slice(0, limit).map((c) => c.key[0]!);
   }
 
   /**
@@ -204,27 +207,76 @@ export class RowSearch {
     for (const f of files)
       for (const [h, c] of Object.entries(f.columnMap)) if (c && !pairs.has(c)) pairs.set(c, h);
     if (!files.length || !pairs.size || !query) return [];
+    const term = containsTerm('t', query);
     const params: Record<string, unknown> = {
+      ...term.params,
       fileIds: files.map((f) => f.id),
-      t: likeContains(query),
       limit,
       sample: SUGGEST_LIMITS.matches,
     };
     const cols = [...pairs];
     cols.forEach(([, h], i) => (params[`h${i}`] = h));
     const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
-    const any = cols.map(([c]) => containsSql(ident(c), 't')).join(' OR ');
-    const rs = await this.t.client.query({
-      query: `SELECT p.1 AS column, p.2 AS value FROM (
-                SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
-                WHERE file_id IN {fileIds:Array(String)} AND (${any})
-                LIMIT {sample:UInt64})
-              WHERE ${containsSql('value', 't')}
-              GROUP BY column, value ORDER BY count() DESC, value LIMIT {limit:UInt64}`,
-      query_params: params,
-      format: 'JSONEachRow',
-      clickhouse_settings: SUGGEST_SETTINGS,
-    });
-    return rs.json<{ column: string; value: string }>();
+    const read = (matches: (expr: string) => string) =>
+      `SELECT p.1 AS column, p.2 AS value, count() AS n FROM (
+         SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
+         WHERE file_id IN {fileIds:Array(String)} AND (${cols.map(([c]) => matches(ident(c))).join(' OR ')})
+         LIMIT {sample:UInt64})
+       WHERE ${matches('value')}
+       GROUP BY column, value ORDER BY n DESC, value LIMIT {limit:UInt64}`;
+    const counts = await this.#suggestionReads(term, read, params);
+    return counts.slice(0, limit).map(({ key: [column, value] }) => ({ column: column!, value: value! }));
+  }
+
+  /**
+   * Runs a suggestion read (`read`: its SQL for a match condition; it answers its keys then `n`,
+   * the count) and answers the keys by count, most first. The folded match reads every row, folding
+   * each, when the text index cannot serve the term (shorter than INDEXED_FRAGMENT_MIN, or split
+   * by separators into shorter pieces): several times slower than ILIKE (SUGGEST_FOLDED_SECONDS).
+   * Such a term is read twice side by side: with ILIKE, within SUGGEST_LIMITS, and folded, within
+   * SUGGEST_FOLDED_SECONDS. A key's count is the larger of the two (the folded read finds what the
+   * ILIKE read finds, and more when it is not stopped), so the answer holds every value ILIKE
+   * finds and the accented spellings the folded read reached in time.
+   */
+  async #suggestionReads(
+    term: ContainsTerm,
+    read: (matches: (expr: string) => string) => string,
+    params: Record<string, unknown>,
+  ): Promise<{ key: string[]; n: number }[]> {
+    const run = async (sql: string, settings: Record<string, string | number>) => {
+      const rs = await this.t.client.query({
+        query: sql,
+        query_params: params,
+        format: 'JSONCompactEachRow',
+        clickhouse_settings: settings,
+      });
+      return (await rs.json<(string | number)[]>()).map((r) => ({
+        key: r.slice(0, -1).map(String),
+        n: Number(r[r.length - 1]),
+      }));
+    };
+    const folded = (settings: Record<string, string | number>) =>
+      run(
+        read((e) => containsSql(e, term)),
+        settings,
+      );
+    // No term (every value), or one the index serves: one read.
+    if (term.indexed || term.params[term.param] === '%%') return folded(SUGGEST_SETTINGS);
+    const [plain, partial] = await Promise.all([
+      run(
+        read((e) => `${e} ILIKE {${term.param}:String}`),
+        SUGGEST_SETTINGS,
+      ),
+      folded({ ...SUGGEST_SETTINGS, max_execution_time: SUGGEST_FOLDED_SECONDS }),
+    ]);
+    const merged = new Map<string, { key: string[]; n: number }>();
+    for (const row of [...plain, ...partial]) {
+      const id = JSON.stringify(row.key);
+      const seen = merged.get(id);
+      if (!seen || seen.n < row.n) merged.set(id, row);
+    }
+    return [...merged.values()].sort(
+      (a, b) => b.n - a.n || (a.key.join('\u0000') < b.key.join('\u0000') ? -1 : 1),
+    );
   }
 }
