@@ -204,6 +204,17 @@ describe('Sift in a browser', () => {
     await app.sees('Showing 1 result', { exact: true });
   });
 
+  it('suggests single authors in the Authors column, not whole author lists', async () => {
+    const input = app.search.columnInput('Authors');
+    await input.fill('staples');
+    await page.getByRole('option', { name: 'Staples, T', exact: true }).waitFor();
+    const offered = await app.search.options().allInnerTexts();
+    expect(offered.every((name) => /staples/i.test(name) && !name.includes(';'))).toBe(true);
+    await app.screenshot('search-single-author-suggestions');
+    await input.fill('');
+    await page.keyboard.press('Escape');
+  });
+
   it('chooses the visible columns in Column Settings', async () => {
     const chip = app.search.columnsChip();
     const [all] = (await chip.innerText()).split(' of ');
