@@ -247,7 +247,8 @@ export class SearchScreen {
 
   /** Offered suggestions of the focused column input. */
   options(): Locator {
-    return this.app.page.getByRole('option');
+    // In the suggestions' listbox: the rows-per-page select has options of its own.
+    return this.app.page.getByRole('listbox').getByRole('option');
   }
 
   /** The 'N of M columns' chip that opens Column Settings. */
