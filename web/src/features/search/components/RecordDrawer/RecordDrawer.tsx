@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { ActionIcon, CopyButton, Drawer, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
@@ -44,7 +45,13 @@ export interface RecordDrawerProps {
  * every non-blank field of the record, whole and wrapped, with what the search matched marked and a
  * copy button each. Full width on a narrow screen.
  */
-export function RecordDrawer({ row, position, columns, highlights, onClose }: RecordDrawerProps) {
+export const RecordDrawer = memo(function RecordDrawer({
+  row,
+  position,
+  columns,
+  highlights,
+  onClose,
+}: RecordDrawerProps) {
   const narrow = useMediaQuery('(max-width: 48em)');
   const record = row ? recordFields(row, columns) : null;
   return (
@@ -115,4 +122,4 @@ export function RecordDrawer({ row, position, columns, highlights, onClose }: Re
       )}
     </Drawer>
   );
-}
+});

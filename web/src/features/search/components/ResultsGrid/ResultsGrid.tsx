@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Highlight } from '@mantine/core';
 import { IconLayoutSidebarRightExpand } from '@tabler/icons-react';
 import {
   columnPinningFeature,
@@ -10,10 +11,9 @@ import {
   type Header,
 } from '@tanstack/react-table';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import { ROW_META, type ResultRow } from '@sift/shared/contracts';
+import { matchedParts, ROW_META, type ResultRow } from '@sift/shared/contracts';
 import { ARIA_SORT, SortButton } from '../../../../components/DataTable/DataTable';
 import { cellText } from '../../search';
-import { MatchedText } from '../MatchedText/MatchedText';
 import { RecordDrawer } from '../RecordDrawer/RecordDrawer';
 import classes from './ResultsGrid.module.css';
 
@@ -180,15 +180,39 @@ export function ResultsGrid({
     };
     requestAnimationFrame(() => focus(5));
   };
-  const onRowKey = (event: KeyboardEvent, index: number) => {
-    const to = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: rows.length - 1 }[event.key];
+  // Stable across renders (rows are memoised): reads the latest rows and scroll state.
+  const latest = useRef({ count: rows.length, focusRow, opened });
+  latest.current = { count: rows.length, focusRow, opened };
+  const closeDrawer = useCallback(() => {
+    const { opened: was, focusRow: focus } = latest.current;
+    setOpened(null);
+    if (was !== null) focus(was);
+  }, []);
+  const onRowKey = useCallback((event: KeyboardEvent, index: number) => {
+    const { count, focusRow: focus } = latest.current;
+    const to = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: count - 1 }[event.key];
     if (to === undefined) return;
     event.preventDefault();
-    focusRow(to);
-  };
+    focus(to);
+  }, []);
 
-  const term = (id: string) => highlights?.terms[keyOf(id)];
-  const cellWidth = (header: GridHeader): CSSProperties => ({ width: header.getSize() });
+  // What every drawn row lays out, the same object while nothing in it changes (see GridRow).
+  const cellsOf = (headers: { header: GridHeader; at: number }[]) =>
+    headers.map(({ header, at }) => ({ id: header.id, key: keyOf(header.id), width: header.getSize(), at }));
+  const pinnedCells = cellsOf(pinnedHeaders.map((header) => ({ header, at: 1 })));
+  const centerCells = cellsOf(
+    drawnCenter.map(({ item, header }) => ({ header, at: pinnedHeaders.length + item.index + 1 })),
+  );
+  const signature = JSON.stringify([pinnedCells, centerCells, padStart, padEnd, totalWidth]);
+  const headerById = useMemo(
+    () => new Map([...pinnedHeaders, ...centerHeaders].map((h) => [h.id, h])),
+    [pinnedHeaders, centerHeaders],
+  );
+  // Keyed by the signature, which holds every input.
+  const layout = useMemo<RowLayout>(
+    () => ({ pinned: pinnedCells, center: centerCells, padStart, padEnd, width: totalWidth }),
+    [signature],
+  );
 
   return (
     <>
@@ -208,102 +232,27 @@ export function ResultsGrid({
           className={classes.table}
           style={{ width: totalWidth }}
         >
-          <div role="rowgroup" className={classes.head}>
-            <div role="row" aria-rowindex={1} className={classes.row} style={{ width: totalWidth }}>
-              {pinnedHeaders.map((header) => (
-                <HeaderCell
-                  key={header.id}
-                  header={header}
-                  index={1}
-                  pinned
-                  sort={sort}
-                  onSort={onSort}
-                  withSort={header.id !== SOURCE.file && header.id !== SOURCE.sheet}
-                />
-              ))}
-              {padStart > 0 && <div aria-hidden className={classes.pad} style={{ width: padStart }} />}
-              {drawnCenter.map(({ item, header }) => (
-                <HeaderCell
-                  key={header.id}
-                  header={header}
-                  index={pinnedHeaders.length + item.index + 1}
-                  sort={sort}
-                  onSort={onSort}
-                  withSort={header.id !== SOURCE.file && header.id !== SOURCE.sheet}
-                />
-              ))}
-              {padEnd > 0 && <div aria-hidden className={classes.pad} style={{ width: padEnd }} />}
-            </div>
-          </div>
+          <HeaderRow
+            layout={layout}
+            headers={headerById}
+            sort={sort}
+            onSort={onSort}
+            resizing={table.state.resizing}
+          />
           <div role="rowgroup" className={classes.body} style={{ height: rowVirtualizer.getTotalSize() }}>
             {rowVirtualizer.getVirtualItems().map((virtualRow) => {
               const row = rows[virtualRow.index]!;
               return (
-                <div
+                <GridRow
                   key={rowKey(row, virtualRow.index)}
-                  role="row"
-                  aria-rowindex={virtualRow.index + 2}
-                  data-row-index={virtualRow.index}
-                  className={`${classes.bodyRow} ${virtualRow.index % 2 ? classes.striped : ''}`}
-                  style={{ width: totalWidth, transform: `translateY(${virtualRow.start}px)` }}
-                  onClick={(event) => {
-                    // A click on the row opens its drawer, unless it selected text to copy.
-                    if (
-                      !window.getSelection()?.toString() &&
-                      !(event.target as HTMLElement).closest('button')
-                    )
-                      setOpened(virtualRow.index);
-                  }}
-                >
-                  {pinnedHeaders.map((header) => {
-                    const text = cellText(row, keyOf(header.id));
-                    return (
-                      <div
-                        key={header.id}
-                        role="cell"
-                        aria-colindex={1}
-                        className={`${classes.cell} ${classes.pinned}`}
-                        style={cellWidth(header)}
-                      >
-                        <button
-                          type="button"
-                          className={classes.open}
-                          aria-label={`Open row ${virtualRow.index + 1}`}
-                          title="Show the whole record"
-                          aria-haspopup="dialog"
-                          onClick={() => setOpened(virtualRow.index)}
-                          onKeyDown={(event) => onRowKey(event, virtualRow.index)}
-                        >
-                          <IconLayoutSidebarRightExpand size={16} aria-hidden />
-                        </button>
-                        <MatchedText
-                          truncate
-                          text={text}
-                          term={term(header.id)}
-                          matchAccents={highlights?.matchAccents}
-                        />
-                      </div>
-                    );
-                  })}
-                  {padStart > 0 && <div aria-hidden className={classes.pad} style={{ width: padStart }} />}
-                  {drawnCenter.map(({ item, header }) => (
-                    <div
-                      key={header.id}
-                      role="cell"
-                      aria-colindex={pinnedHeaders.length + item.index + 1}
-                      className={classes.cell}
-                      style={cellWidth(header)}
-                    >
-                      <MatchedText
-                        truncate
-                        text={cellText(row, keyOf(header.id))}
-                        term={term(header.id)}
-                        matchAccents={highlights?.matchAccents}
-                      />
-                    </div>
-                  ))}
-                  {padEnd > 0 && <div aria-hidden className={classes.pad} style={{ width: padEnd }} />}
-                </div>
+                  row={row}
+                  index={virtualRow.index}
+                  start={virtualRow.start}
+                  layout={layout}
+                  highlights={highlights}
+                  onOpen={setOpened}
+                  onKey={onRowKey}
+                />
               );
             })}
           </div>
@@ -314,15 +263,176 @@ export function ResultsGrid({
         position={opened === null ? 0 : opened + 1}
         columns={recordColumns}
         highlights={highlights}
-        onClose={() => {
-          const was = opened;
-          setOpened(null);
-          if (was !== null) focusRow(was);
-        }}
+        onClose={closeDrawer}
       />
     </>
   );
 }
+
+/** One drawn cell: its column, the key of its value in a row, width (px) and `aria-colindex`. */
+interface CellLayout {
+  id: string;
+  key: string;
+  width: number;
+  at: number;
+}
+
+/** What every drawn row lays out: the pinned cells, the drawn others between their pads, its width. */
+interface RowLayout {
+  pinned: CellLayout[];
+  center: CellLayout[];
+  padStart: number;
+  padEnd: number;
+  width: number;
+}
+
+/**
+ * A cell's text on one line, its whole value in its title; what the search matched marked. Plain
+ * spans unless something is marked: a 1,000-row page draws hundreds of these each scrolled frame.
+ */
+function CellText({
+  text,
+  term,
+  matchAccents,
+}: {
+  text: string;
+  term: string | undefined;
+  matchAccents: boolean;
+}) {
+  const parts = term ? matchedParts(text, term, matchAccents) : [];
+  return parts.length ? (
+    // The parts are what matched, as written: Mantine's own accent folding would add more.
+    <Highlight component="span" size="sm" truncate title={text} highlight={parts} accentInsensitive={false}>
+      {text}
+    </Highlight>
+  ) : (
+    <span className={classes.text} title={text}>
+      {text}
+    </span>
+  );
+}
+
+/**
+ * A row of the grid. Memoised: while the page scrolls, rows already drawn are left alone (same row,
+ * position, layout and highlights) and only the rows coming into view are drawn.
+ */
+const GridRow = memo(function GridRow({
+  row,
+  index,
+  start,
+  layout,
+  highlights,
+  onOpen,
+  onKey,
+}: {
+  row: ResultRow;
+  index: number;
+  start: number;
+  layout: RowLayout;
+  highlights: ResultsGridProps['highlights'];
+  onOpen: (index: number) => void;
+  onKey: (event: KeyboardEvent, index: number) => void;
+}) {
+  const text = (cell: CellLayout) => (
+    <CellText
+      text={cellText(row, cell.key)}
+      term={highlights?.terms[cell.key]}
+      matchAccents={highlights?.matchAccents ?? false}
+    />
+  );
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      data-row-index={index}
+      className={`${classes.bodyRow} ${index % 2 ? classes.striped : ''}`}
+      style={{ width: layout.width, transform: `translateY(${start}px)` }}
+      onClick={(event) => {
+        // A click on the row opens its drawer, unless it selected text to copy.
+        if (!window.getSelection()?.toString() && !(event.target as HTMLElement).closest('button'))
+          onOpen(index);
+      }}
+    >
+      {layout.pinned.map((cell) => (
+        <div
+          key={cell.id}
+          role="cell"
+          aria-colindex={cell.at}
+          className={`${classes.cell} ${classes.pinned}`}
+          style={{ width: cell.width }}
+        >
+          <button
+            type="button"
+            className={classes.open}
+            aria-label={`Open row ${index + 1}`}
+            title="Show the whole record"
+            aria-haspopup="dialog"
+            onClick={() => onOpen(index)}
+            onKeyDown={(event) => onKey(event, index)}
+          >
+            <IconLayoutSidebarRightExpand size={16} aria-hidden />
+          </button>
+          {text(cell)}
+        </div>
+      ))}
+      {layout.padStart > 0 && <div aria-hidden className={classes.pad} style={{ width: layout.padStart }} />}
+      {layout.center.map((cell) => (
+        <div
+          key={cell.id}
+          role="cell"
+          aria-colindex={cell.at}
+          className={classes.cell}
+          style={{ width: cell.width }}
+        >
+          {text(cell)}
+        </div>
+      ))}
+      {layout.padEnd > 0 && <div aria-hidden className={classes.pad} style={{ width: layout.padEnd }} />}
+    </div>
+  );
+});
+
+/**
+ * The header row: the drawn columns' headers between their pads. Memoised like GridRow: a scroll
+ * that draws no new column leaves it alone.
+ */
+const HeaderRow = memo(function HeaderRow({
+  layout,
+  headers,
+  sort,
+  onSort,
+}: {
+  layout: RowLayout;
+  headers: ReadonlyMap<string, GridHeader>;
+  sort: ResultsGridProps['sort'];
+  onSort: ResultsGridProps['onSort'];
+  /** The column being resized, if any (its edge is marked). */
+  resizing: string | false;
+}) {
+  const cell = (c: CellLayout, pinned: boolean) => (
+    <HeaderCell
+      key={c.id}
+      header={headers.get(c.id)!}
+      index={c.at}
+      pinned={pinned}
+      sort={sort}
+      onSort={onSort}
+      withSort={c.id !== SOURCE.file && c.id !== SOURCE.sheet}
+    />
+  );
+  return (
+    <div role="rowgroup" className={classes.head}>
+      <div role="row" aria-rowindex={1} className={classes.row} style={{ width: layout.width }}>
+        {layout.pinned.map((c) => cell(c, true))}
+        {layout.padStart > 0 && (
+          <div aria-hidden className={classes.pad} style={{ width: layout.padStart }} />
+        )}
+        {layout.center.map((c) => cell(c, false))}
+        {layout.padEnd > 0 && <div aria-hidden className={classes.pad} style={{ width: layout.padEnd }} />}
+      </div>
+    </div>
+  );
+});
 
 /** A column header: its name (a sort button when sortable) and the edge that resizes it. */
 function HeaderCell({
