@@ -6,6 +6,8 @@
  * and by the export's name-aware split rule.
  */
 
+import { foldText } from './contracts/matching.ts';
+
 /**
  * How an author row's email was found: by the author's `name` in the address, by `position` (the
  * lists have equal length and no name says otherwise), `unmatched` for an email that fits no author
@@ -13,14 +15,13 @@
  */
 export type EmailMatch = 'name' | 'position' | 'unmatched' | '';
 
-/** Lower-case ASCII letters only: `Müller-Lüdenscheidt` → `mullerludenscheidt`. */
+/**
+ * Lower-case ASCII letters only, folded as searches fold (foldText): `Müller-Lüdenscheidt` →
+ * `mullerludenscheidt`, `Sørensen` → `sorensen`, `Wałęsa` → `walesa`, `Groß` → `gross`.
+ */
 function letters(s: string): string {
-  // Only text outside ASCII can carry combining marks, and most names and addresses are ASCII.
-  const ascii = NON_ASCII.test(s) ? s.normalize('NFD').replace(/\p{M}/gu, '') : s;
-  return ascii.toLowerCase().replace(/[^a-z]/g, '');
+  return foldText(s).replace(/[^a-z]/g, '');
 }
-
-const NON_ASCII = /[^\x00-\x7f]/;
 
 interface Person {
   surname: string;

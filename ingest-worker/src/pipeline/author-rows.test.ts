@@ -84,6 +84,15 @@ describe('pairEmails', () => {
     const plain = pairEmails(['Müller, J', 'Ng, A'], ['Müller, Jürgen', 'Ng, Andrew'], ['jmuller@x.de']);
     expect(plain.byAuthor).toEqual(['jmuller@x.de', '']);
   });
+
+  it('reads letters no decomposition removes as searches do: ø, ł, ß', () => {
+    const authors = ['Sørensen, K', 'Wałęsa, L', 'Groß, A'];
+    const full = ['Sørensen, Kirsten', 'Wałęsa, Lech', 'Groß, Anna'];
+    const two = pairEmails(authors, full, ['lech.walesa@x.pl', 'agross@x.de']);
+    expect(two.byAuthor).toEqual(['', 'lech.walesa@x.pl', 'agross@x.de']);
+    expect(two.method).toEqual(['', 'name', 'name']);
+    expect(pairEmails(authors, full, ['ksorensen@x.dk']).byAuthor).toEqual(['ksorensen@x.dk', '', '']);
+  });
 });
 
 describe('splitAuthorRow', () => {
