@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import { authorFileId } from '@sift/shared/author-files';
-import type { FileRecord, ImportReport } from '@sift/shared/contracts';
+import { REPORT_LIST_MAX, type FileRecord, type ImportReport } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -75,13 +75,26 @@ it('says how a CSV was read: encoding, delimiter, header row, renamed and empty 
         { column: 2, from: '', to: 'Column 2' },
         { column: 3, from: 'Name', to: 'Name (2)' },
       ],
+      renamedTotal: 2,
       emptyColumns: ['Empty'],
+      emptyTotal: 1,
     },
   ]);
   expect(report.warnings).toEqual([
     'Sheet "people": some rows had more cells than the header row; 1 column was added for them.',
   ]);
   expect(report.authors).toBeUndefined();
+});
+
+it('lists at most REPORT_LIST_MAX renamed and empty columns of a sheet, and counts them all', async () => {
+  // 20,000 blank headers over empty columns: listed whole, the report would not fit one insert.
+  const blank = ','.repeat(20_000);
+  const file = await ingested('very-wide.csv', text(`Name${blank}Last\nAda${blank}Lovelace\n`));
+  const [sheet] = (await reportOf(file.id)).sheets;
+  expect(sheet).toMatchObject({ columns: 20_001, renamedTotal: 19_999, emptyTotal: 19_999 });
+  expect(sheet!.renamedColumns).toHaveLength(REPORT_LIST_MAX);
+  expect(sheet!.renamedColumns[0]).toEqual({ column: 2, from: '', to: 'Column 2' });
+  expect(sheet!.emptyColumns).toHaveLength(REPORT_LIST_MAX);
 });
 
 it('names a detected legacy encoding and how sure the detector was', async () => {
@@ -97,7 +110,9 @@ it('names a detected legacy encoding and how sure the detector was', async () =>
     rows: 24,
     columns: 5,
     renamedColumns: [],
+    renamedTotal: 0,
     emptyColumns: [],
+    emptyTotal: 0,
   });
   // Low confidence says what to do about garbled names.
   expect(report.warnings.some((w) => w.includes('save the file as UTF-8'))).toBe(

@@ -1,4 +1,5 @@
 import type { FileRow } from '../files.repository.ts';
+import { ident } from '../sql.ts';
 import { valueOf } from './criteria-sql.ts';
 import type { RowsTable } from './types.ts';
 
@@ -22,25 +23,42 @@ export interface ValueRows {
 export class RowReport {
   constructor(private readonly t: RowsTable) {}
 
-  /** Rows and non-blank cells per header, for every sheet of `file`, in sheet order of the answer. */
+  /**
+   * Rows and non-blank cells per header, for every sheet of `file`, in sheet order of the answer:
+   * its physical columns counted one by one (at most MAX_PHYSICAL_COLUMNS of a file), the headers
+   * of the overflow map in one count by key (a file may have 20,000 of them: naming each passes the
+   * engine's limit on a query's size).
+   */
   async sheetFill(file: FileRow): Promise<SheetFill[]> {
-    const headers = file.columnNames.filter((h) => Object.hasOwn(file.columnMap, h));
-    const params: Record<string, unknown> = { id: file.id };
-    const counts = headers.map((h, i) => {
-      params[`h${i}`] = h;
-      return `countIf(${valueOf([file], h, `h${i}`)} != '')`;
-    });
+    const physical = file.columnNames.filter((h) => file.columnMap[h]);
+    const counts = physical.map((h) => `countIf(${ident(file.columnMap[h]!)} != '')`);
     const rs = await this.t.client.query({
       query: `SELECT sheet, count() AS n, [${counts.join(', ')}] AS filled FROM ${this.t.table}
               WHERE file_id = {id:String} GROUP BY sheet`,
-      query_params: params,
+      query_params: { id: file.id },
       format: 'JSONCompactEachRow',
     });
-    return (await rs.json<[string, number, number[]]>()).map(([sheet, n, filled]) => ({
-      sheet,
-      rows: Number(n),
-      filled: Object.fromEntries(headers.map((h, i) => [h, Number(filled[i] ?? 0)])),
-    }));
+    const sheets = new Map<string, SheetFill>();
+    for (const [sheet, n, filled] of await rs.json<[string, number, number[]]>()) {
+      const fill: SheetFill = { sheet, rows: Number(n), filled: Object.create(null) };
+      for (const h of file.columnNames) if (Object.hasOwn(file.columnMap, h)) fill.filled[h] = 0;
+      physical.forEach((h, i) => (fill.filled[h] = Number(filled[i] ?? 0)));
+      sheets.set(sheet, fill);
+    }
+    if (file.columnNames.some((h) => file.columnMap[h] === '')) {
+      const extra = await this.t.client.query({
+        query: `SELECT sheet, k, count() FROM ${this.t.table}
+                ARRAY JOIN mapKeys(mapFilter((key, value) -> value != '', extra)) AS k
+                WHERE file_id = {id:String} GROUP BY sheet, k`,
+        query_params: { id: file.id },
+        format: 'JSONCompactEachRow',
+      });
+      for (const [sheet, header, n] of await extra.json<[string, string, number]>()) {
+        const fill = sheets.get(sheet);
+        if (fill && Object.hasOwn(file.columnMap, header)) fill.filled[header] = Number(n);
+      }
+    }
+    return [...sheets.values()];
   }
 
   /**

@@ -1,6 +1,11 @@
 import type { FileRow, Storage } from '@sift/clickhouse';
 import { AUTHORS_HEADER, EMAIL_MATCH_HEADER, EMAILS_HEADER } from '@sift/shared/author-files';
-import type { AuthorPairingReport, ImportEncoding, ImportReport } from '@sift/shared/contracts';
+import {
+  REPORT_LIST_MAX,
+  type AuthorPairingReport,
+  type ImportEncoding,
+  type ImportReport,
+} from '@sift/shared/contracts';
 import type { EncodingGuess, SpreadsheetFormat } from '@sift/spreadsheet';
 import type { LoadNotes } from './types.ts';
 
@@ -48,13 +53,16 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
         `Sheet "${name}": some rows had more cells than the header row; ${widened} ${widened === 1 ? 'column was' : 'columns were'} added for them.`,
       );
     const columns = headers.length + widened;
+    const emptyColumns = fill ? headers.filter((h) => (fill.filled[h] ?? 0) === 0) : [];
     return {
       name,
       headerRow: note?.headerRow ?? 0,
       rows: fill?.rows ?? 0,
       columns,
-      renamedColumns,
-      emptyColumns: fill ? headers.filter((h) => (fill.filled[h] ?? 0) === 0) : [],
+      renamedColumns: renamedColumns.slice(0, REPORT_LIST_MAX),
+      renamedTotal: renamedColumns.length,
+      emptyColumns: emptyColumns.slice(0, REPORT_LIST_MAX),
+      emptyTotal: emptyColumns.length,
     };
   });
   const overflow = general.columnNames.filter((h) => general.columnMap[h] === '');

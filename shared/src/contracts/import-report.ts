@@ -16,6 +16,12 @@ export interface ImportEncoding {
   detected?: string;
 }
 
+/**
+ * Most entries an import report lists of one kind in a sheet (renamed, empty columns); the totals
+ * say how many there are. A sheet of 16,384 blank headers would otherwise make a report of megabytes.
+ */
+export const REPORT_LIST_MAX = 50;
+
 /** One sheet (a CSV file is one sheet) as ingested. */
 export interface ImportSheetReport {
   name: string;
@@ -24,10 +30,15 @@ export interface ImportSheetReport {
   /** Data rows loaded (blank rows are skipped). */
   rows: number;
   columns: number;
-  /** Headers changed to make every column name usable and unique: blank, repeated or reserved. */
+  /**
+   * Headers changed to make every column name usable and unique: blank, repeated or reserved (the
+   * first REPORT_LIST_MAX; `renamedTotal` counts them all).
+   */
   renamedColumns: { column: number; from: string; to: string }[];
-  /** Columns blank in every row of the sheet. */
+  renamedTotal: number;
+  /** Columns blank in every row of the sheet (the first REPORT_LIST_MAX; `emptyTotal`: all). */
   emptyColumns: string[];
+  emptyTotal: number;
 }
 
 /** How the AUTHOR file's emails were paired with authors (see the AUTHOR file's Email Match column). */

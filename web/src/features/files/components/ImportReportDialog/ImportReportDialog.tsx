@@ -111,13 +111,13 @@ function ReportBody({ report }: { report: ImportReport }) {
                 <Table.Td ta="right">{formatCount(sheet.rows)}</Table.Td>
                 <Table.Td ta="right">{formatCount(sheet.columns)}</Table.Td>
                 <Table.Td>
-                  {sheet.renamedColumns.length
-                    ? sheet.renamedColumns
-                        .map((r) => `${r.from.trim() ? `"${r.from}"` : 'blank'} → "${r.to}"`)
-                        .join('; ')
-                    : 'None'}
+                  {listed(
+                    sheet.renamedColumns.map((r) => `${r.from.trim() ? `"${r.from}"` : 'blank'} → "${r.to}"`),
+                    sheet.renamedTotal,
+                    '; ',
+                  )}
                 </Table.Td>
-                <Table.Td>{sheet.emptyColumns.length ? sheet.emptyColumns.join(', ') : 'None'}</Table.Td>
+                <Table.Td>{listed(sheet.emptyColumns, sheet.emptyTotal, ', ')}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -158,4 +158,11 @@ function ReportBody({ report }: { report: ImportReport }) {
       )}
     </Stack>
   );
+}
+
+/** A report's list, 'None' when empty, with how many more there are past those listed. */
+function listed(items: string[], total: number | undefined, separator: string): string {
+  if (!items.length) return 'None';
+  const more = (total ?? items.length) - items.length;
+  return `${items.join(separator)}${more > 0 ? ` and ${formatCount(more)} more` : ''}`;
 }
