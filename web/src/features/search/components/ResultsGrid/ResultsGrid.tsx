@@ -1,5 +1,4 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Highlight } from '@mantine/core';
 import { IconLayoutSidebarRightExpand } from '@tabler/icons-react';
 import {
   columnPinningFeature,
@@ -11,9 +10,10 @@ import {
   type Header,
 } from '@tanstack/react-table';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import { matchedParts, ROW_META, type ResultRow } from '@sift/shared/contracts';
+import { ROW_META, type ResultRow } from '@sift/shared/contracts';
 import { ARIA_SORT, SortButton } from '../../../../components/DataTable/DataTable';
 import { cellText } from '../../search';
+import { MatchedText } from '../MatchedText/MatchedText';
 import { RecordDrawer } from '../RecordDrawer/RecordDrawer';
 import classes from './ResultsGrid.module.css';
 
@@ -287,32 +287,6 @@ interface RowLayout {
 }
 
 /**
- * A cell's text on one line, its whole value in its title; what the search matched marked. Plain
- * spans unless something is marked: a 1,000-row page draws hundreds of these each scrolled frame.
- */
-function CellText({
-  text,
-  term,
-  matchAccents,
-}: {
-  text: string;
-  term: string | undefined;
-  matchAccents: boolean;
-}) {
-  const parts = term ? matchedParts(text, term, matchAccents) : [];
-  return parts.length ? (
-    // The parts are what matched, as written: Mantine's own accent folding would add more.
-    <Highlight component="span" size="sm" truncate title={text} highlight={parts} accentInsensitive={false}>
-      {text}
-    </Highlight>
-  ) : (
-    <span className={classes.text} title={text}>
-      {text}
-    </span>
-  );
-}
-
-/**
  * A row of the grid. Memoised: while the page scrolls, rows already drawn are left alone (same row,
  * position, layout and highlights) and only the rows coming into view are drawn.
  */
@@ -333,11 +307,15 @@ const GridRow = memo(function GridRow({
   onOpen: (index: number) => void;
   onKey: (event: KeyboardEvent, index: number) => void;
 }) {
+  // One line each, the whole value in the title; plain spans unless something is marked.
   const text = (cell: CellLayout) => (
-    <CellText
+    <MatchedText
+      component="span"
+      truncate
+      plainClassName={classes.text}
       text={cellText(row, cell.key)}
       term={highlights?.terms[cell.key]}
-      matchAccents={highlights?.matchAccents ?? false}
+      matchAccents={highlights?.matchAccents}
     />
   );
   return (

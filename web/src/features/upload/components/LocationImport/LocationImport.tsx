@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Group, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconServer } from '@tabler/icons-react';
 import { MAX_FILES_PER_IMPORT, type ImportFromLocationResponse } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
+import { LoadError } from '../../../../components/LoadError/LoadError';
 import { formatDateTime, pluralCount } from '../../../../lib/format';
 import { notify } from '../../../../ui/notify';
 import { formatBytes } from '../../fileValidation';
@@ -65,14 +66,11 @@ export function LocationImport() {
           </Button>
         </Group>
         {listing.isError ? (
-          <Alert color="red" title="The server location could not be read" role="alert">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{errorMessage(listing.error, 'The server did not answer.')}</Text>
-              <Button size="xs" variant="white" color="red" onClick={() => void listing.refetch()}>
-                Try Again
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadError
+            title="The server location could not be read"
+            message={errorMessage(listing.error, 'The server did not answer.')}
+            onRetry={() => void listing.refetch()}
+          />
         ) : (
           <>
             <Text size="sm" c="dimmed">
