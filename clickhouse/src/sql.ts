@@ -91,18 +91,16 @@ export function containsTerm(param: string, term: string): ContainsTerm {
 }
 
 /**
- * SQL matching `expr` against a term (a ContainsTerm, or the name of a parameter holding a `%…%`
- * pattern, see likeContains): accent- and case-insensitive by default; with `matchAccents`,
- * case-insensitive only (`ILIKE`), still narrowed by the folded condition so the column's text skip
- * index serves it. A ContainsTerm's fragments are matched too, for the index (see containsTerm).
+ * SQL matching `expr` against a term (see containsTerm): accent- and case-insensitive by default;
+ * with `matchAccents`, case-insensitive only (`ILIKE`), still narrowed by the folded condition so
+ * the column's text skip index serves it. The term's fragments are matched too, for the index.
  */
-export function containsSql(expr: string, term: ContainsTerm | string, matchAccents = false): string {
-  const { param, fragments } = typeof term === 'string' ? { param: term, fragments: [] } : term;
+export function containsSql(expr: string, term: ContainsTerm, matchAccents = false): string {
   const like = (p: string) => `${foldSql(expr)} LIKE ${foldSql(`{${p}:String}`)}`;
-  const folded = [param, ...fragments].map(like).join(' AND ');
+  const folded = [term.param, ...term.fragments].map(like).join(' AND ');
   return matchAccents
-    ? `(${expr} ILIKE {${param}:String} AND ${folded})`
-    : fragments.length
+    ? `(${expr} ILIKE {${term.param}:String} AND ${folded})`
+    : term.fragments.length
       ? `(${folded})`
       : folded;
 }

@@ -164,7 +164,7 @@ export class RowSearch {
    * after SUGGEST_LIMITS (time and rows read) and the answer is built from what it has read, so a
    * suggestion over ten million rows answers in time, possibly from part of the data. For a
    * MULTI_VALUE_HEADERS header the values are the trimmed items of each cell's `;` list (the bound
-   * then counts items). A term the text index cannot serve (see suggestionReads) is read twice.
+   * then counts items). A term the text index cannot serve (see #suggestionReads) is read twice.
    */
   async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
     const value = valueOf(files, header, 'h');
