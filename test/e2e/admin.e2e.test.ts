@@ -11,12 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import { fixture } from '../support/fixtures.ts';
 import { SiftApp } from './support/app.ts';
-import {
-  INGEST_TIMEOUT_MS,
-  openBrowserSession,
-  SCREENSHOTS,
-  type BrowserSession,
-} from './support/session.ts';
+import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
 
 const FIXTURE = fixture('wos-savedrecs-small.xls');
 /** The larger Web of Science export (469 records, with emails). */
@@ -112,11 +107,12 @@ describe('Files and administration in a browser', () => {
   });
 
   it('lets an admin activate a new account, which then reaches the profile setup', async () => {
-    const other = await session.browser.newContext({ viewport: { width: 375, height: 812 } });
+    const {
+      context: other,
+      page: reader,
+      app: readerApp,
+    } = await session.newTab({ width: 375, height: 812 });
     try {
-      const reader = await other.newPage();
-      session.track(reader);
-      const readerApp = new SiftApp(reader, sift.url, SCREENSHOTS);
       await readerApp.signIn('reader@example.com', 'Grace Hopper');
       await readerApp.sees('Your account is inactive and awaiting administrator approval.');
       await readerApp.sees('Inactive', { exact: true });

@@ -12,12 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../support/csv.ts';
 import { startTestSftp, type TestSftpServer } from '../support/file-servers.ts';
 import { SiftApp } from './support/app.ts';
-import {
-  INGEST_TIMEOUT_MS,
-  openBrowserSession,
-  SCREENSHOTS,
-  type BrowserSession,
-} from './support/session.ts';
+import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
 
 let session: BrowserSession;
 let app: SiftApp;
@@ -313,11 +308,8 @@ describe('Results grid, in a browser', () => {
       const people = mine.find((f) => f.originalFilename === 'people.csv')!;
       const link = `${app.url}/search?q.Name=person+0&include=${people.id}&sort=Name&order=desc`;
 
-      const other = await session.browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const { context: other, page: readerPage, app: reader } = await session.newTab();
       try {
-        const readerPage = await other.newPage();
-        session.track(readerPage);
-        const reader = new SiftApp(readerPage, app.url, SCREENSHOTS);
         await reader.signIn('reader@example.com', 'Grace Hopper');
         await reader.sees('Your account is inactive and awaiting administrator approval.');
         await app.openAdmin('Accounts');

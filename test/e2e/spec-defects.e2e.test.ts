@@ -192,10 +192,8 @@ describe('Spec defects, in a browser', () => {
   });
 
   it('signs in from the loopback address, which leads to the configured origin', async () => {
-    const context = await session.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { context, page: other } = await session.newTab();
     try {
-      const other = await context.newPage();
-      session.track(other);
       const alias = app.url.replace('//localhost:', '//127.0.0.1:');
       expect(alias).not.toBe(app.url);
       await other.goto(`${alias}/login`);

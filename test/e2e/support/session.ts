@@ -18,6 +18,7 @@ const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 /** Generous: the first ingest also creates the ClickHouse tables. */
 export const INGEST_TIMEOUT_MS = 90_000;
+const VIEWPORT = { width: 1400, height: 900 };
 
 export interface BrowserSession {
   sift: RunningSift;
@@ -30,6 +31,14 @@ export interface BrowserSession {
   pageErrors: string[];
   /** Collects a page's uncaught errors into `pageErrors`. */
   track(page: Page): void;
+  /**
+   * A second browser context (another person: its own storage and sign-in) with one tracked page
+   * on this Sift; 1400 × 900 unless told. The caller closes `context`.
+   */
+  newTab(viewport?: {
+    width: number;
+    height: number;
+  }): Promise<{ context: BrowserContext; page: Page; app: SiftApp }>;
   close(): Promise<void>;
 }
 
@@ -70,7 +79,7 @@ export async function openBrowserSession(overrides: Partial<Config> = {}): Promi
       '--disable-sync',
     ],
   });
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ acceptDownloads: true, viewport: VIEWPORT });
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   const pageErrors: string[] = [];
@@ -84,6 +93,12 @@ export async function openBrowserSession(overrides: Partial<Config> = {}): Promi
     app: new SiftApp(page, sift.url, SCREENSHOTS),
     pageErrors,
     track,
+    async newTab(viewport = VIEWPORT) {
+      const other = await browser.newContext({ viewport });
+      const tab = await other.newPage();
+      track(tab);
+      return { context: other, page: tab, app: new SiftApp(tab, sift.url, SCREENSHOTS) };
+    },
     async close() {
       await context.close();
       await browser.close();
