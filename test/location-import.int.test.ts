@@ -14,6 +14,7 @@ import type {
   ImportFromLocationResponse,
   ImportLocationListing,
   SearchResponse,
+  UploadSessionSummary,
 } from '@sift/shared/contracts';
 import { openRemoteDirectory } from '../api/src/files/remote-directory.ts';
 import {
@@ -24,6 +25,7 @@ import {
 } from './support/file-servers.ts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
+import { waitFor } from './support/wait.ts';
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 const PEOPLE = 'Name,City\nAda Lovelace,London\nAlan Turing,Wilmslow\n';
@@ -112,8 +114,11 @@ describe('from an SFTP location', () => {
     for (const file of imported.files.slice(1)) {
       expect((await client.waitForIngest(file.id)).status).toBe('PROCESSED');
     }
-    const session = await client.json<{ files: { fileName: string; fileType: string; status: string }[] }>(
-      `/upload-tracking/sessions/${imported.sessionId}/summary`,
+    // The session's tracking (and wos.xls's AUTHOR file) may settle after the files' own status.
+    const session = await waitFor(
+      () => client.json<UploadSessionSummary>(`/upload-tracking/sessions/${imported.sessionId}/summary`),
+      (s) => s.session.isCompleted,
+      { what: 'the import session to complete' },
     );
     // wos.xls has authors: its AUTHOR file joins the session.
     expect(session.files.map((f) => `${f.fileName} ${f.fileType} ${f.status}`).sort()).toEqual([
