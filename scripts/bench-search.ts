@@ -95,8 +95,11 @@ const GOALS = {
   suggestP50: 50,
   suggestP95: 150,
 };
-/** What a user types into a suggestion box: every prefix (from 2 letters) of these names. */
-const TYPED = { rare: [RARE_SURNAME], common: ['Kowalski', 'Müller', 'Tanaka'] };
+/**
+ * What a user types into a suggestion box: every prefix (from 2 letters) of these names. `Muller`
+ * is typed without its accent, so each of its prefixes must suggest the data's `Müller`.
+ */
+const TYPED = { rare: [RARE_SURNAME], common: ['Kowalski', 'Müller', 'Muller', 'Tanaka'] };
 const SUGGEST_COLUMN = 'Author Full Names';
 const SUGGEST_ROUNDS = 3;
 

@@ -153,8 +153,10 @@ describe('searching', () => {
     expect(any.map((s) => s.value).sort()).toEqual(['Sorensen, Kim', 'Sørensen, Kirsten']);
     // Terms the text index cannot serve (short, or spanning a separator) are read with ILIKE and
     // folded side by side: both spellings come back, most frequent first.
-    const short = await storage.rows.suggest([file], 'Authors', 'mü', 10);
-    expect(short.sort()).toEqual(['MÜLLER, ANNA', 'Muller, Paul', 'Müller, Hans'].sort());
+    for (const short of ['mü', 'mu'])
+      expect((await storage.rows.suggest([file], 'Authors', short, 10)).sort()).toEqual(
+        ['MÜLLER, ANNA', 'Muller, Paul', 'Müller, Hans'].sort(),
+      );
     expect(await storage.rows.suggest([file], 'Authors', 'ller, h', 10)).toEqual(['Müller, Hans']);
     expect((await storage.rows.suggestAny([file], 'sø', 10)).map((s) => s.value).sort()).toEqual([
       'Sorensen, Kim',

@@ -10,10 +10,12 @@ import type { RowHit, RowQuery, RowsTable } from './types.ts';
  */
 export const SUGGEST_LIMITS = { matches: 100_000, rowsRead: 20_000_000, seconds: 2 } as const;
 /**
- * Seconds the folded read of a suggestion may take when the text index cannot serve its term (see
- * RowSearch.#suggestionReads): a scan folding every row of ten million passes a second.
+ * Rows the folded read of a suggestion reads when the text index cannot serve its term (see
+ * RowSearch.#suggestionReads), since folding every row of a large table takes far longer than a
+ * suggestion may. A bound in rows, not in time, so the same rows are always read: a time bound
+ * could stop the read before it had matched a row, and `mu` suggested no `Müller`.
  */
-export const SUGGEST_FOLDED_SECONDS = 0.1;
+export const SUGGEST_FOLDED_ROWS = 200_000;
 const SUGGEST_SETTINGS = {
   max_execution_time: SUGGEST_LIMITS.seconds,
   timeout_overflow_mode: 'break',
@@ -232,11 +234,11 @@ export class RowSearch {
    * Runs a suggestion read (`read`: its SQL for a match condition; it answers its keys then `n`,
    * the count) and answers the keys by count, most first. The folded match reads every row, folding
    * each, when the text index cannot serve the term (shorter than INDEXED_FRAGMENT_MIN, or split
-   * by separators into shorter pieces): several times slower than ILIKE (SUGGEST_FOLDED_SECONDS).
-   * Such a term is read twice side by side: with ILIKE, within SUGGEST_LIMITS, and folded, within
-   * SUGGEST_FOLDED_SECONDS. A key's count is the larger of the two (the folded read finds what the
-   * ILIKE read finds, and more when it is not stopped), so the answer holds every value ILIKE
-   * finds and the accented spellings the folded read reached in time.
+   * by separators into shorter pieces): several times slower than ILIKE. Such a term is read
+   * twice side by side: with ILIKE, within SUGGEST_LIMITS, and folded, over the first
+   * SUGGEST_FOLDED_ROWS rows. A key's count is the larger of the two (the folded read finds what
+   * the ILIKE read finds, and more when it reads every row), so the answer holds every value ILIKE
+   * finds and the accented spellings among the rows the folded read reached.
    */
   async #suggestionReads(
     term: ContainsTerm,
@@ -267,7 +269,7 @@ export class RowSearch {
         read((e) => `${e} ILIKE {${term.param}:String}`),
         SUGGEST_SETTINGS,
       ),
-      folded({ ...SUGGEST_SETTINGS, max_execution_time: SUGGEST_FOLDED_SECONDS }),
+      folded({ ...SUGGEST_SETTINGS, max_rows_to_read: String(SUGGEST_FOLDED_ROWS) }),
     ]);
     const merged = new Map<string, { key: string[]; n: number }>();
     for (const row of [...plain, ...partial]) {
