@@ -5,7 +5,9 @@
  * into an upload session, ingested and searchable; a corrupt file fails alone, a file over the size
  * limit stays where it is; wrong keys and host keys are clear errors (none configured: test/formats.int.test.ts).
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
@@ -16,7 +18,7 @@ import type {
   SearchResponse,
   UploadSessionSummary,
 } from '@sift/shared/contracts';
-import { openRemoteDirectory } from '../api/src/files/remote-directory.ts';
+import { openRemoteDirectory, RemoteFileTooLargeError } from '../api/src/files/remote-directory.ts';
 import {
   startTestFtp,
   startTestSftp,
@@ -37,10 +39,7 @@ const running: RunningSift[] = [];
 beforeAll(async () => {
   [sftp, ftp] = await Promise.all([startTestSftp(), startTestFtp()]);
   for (const server of [sftp, ftp]) {
-    writeFileSync(
-      path.join(server.dir, 'people.csv'),
-      'Name,City\nAda Lovelace,London\nAlan Turing,Wilmslow\n',
-    );
+    writeFileSync(path.join(server.dir, 'people.csv'), PEOPLE);
     writeFileSync(path.join(server.dir, 'notes.txt'), 'not a spreadsheet');
   }
   copyFileSync(fixture('wos-savedrecs-small.xls'), path.join(sftp.dir, 'wos.xls'));
@@ -60,12 +59,7 @@ async function siftWith(overrides: Parameters<typeof startTestSift>[0]): Promise
 }
 
 const post = (client: ApiClient, body: unknown) =>
-  client.fetch('/file/process-ftp', {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-    signal: AbortSignal.timeout(60_000),
-  });
+  client.sendJson('/file/process-ftp', body, { signal: AbortSignal.timeout(60_000) });
 
 describe('from an SFTP location', () => {
   let client: ApiClient;
@@ -166,6 +160,40 @@ describe('failures of the location', () => {
     await expect(openRemoteDirectory({ url }, 5_000)).rejects.toThrow(
       /^Could not connect to the import location ftp:\/\/127\.0\.0\.1:\d+\/: .*ECONNREFUSED/,
     );
+  });
+});
+
+describe('downloads', () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'sift-location-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('stop past the size a file may have, and the next file still comes', async () => {
+    for (const location of [{ url: sftp.url, privateKey: sftp.privateKey }, { url: ftp.url }]) {
+      const dir = await openRemoteDirectory(location);
+      try {
+        await expect(
+          dir.download('people.csv', path.join(scratch, randomUUID()), PEOPLE.length - 1),
+        ).rejects.toBeInstanceOf(RemoteFileTooLargeError);
+        const to = path.join(scratch, randomUUID());
+        expect(await dir.download('people.csv', to, PEOPLE.length)).toBe(PEOPLE.length);
+        expect(readFileSync(to, 'utf8')).toBe(PEOPLE);
+      } finally {
+        await dir.close();
+      }
+    }
+  });
+
+  it('give up on an SFTP server that stops answering, saying so', async () => {
+    const dir = await openRemoteDirectory({ url: sftp.url, privateKey: sftp.privateKey }, 1_000);
+    const resume = sftp.pauseSessions();
+    try {
+      await expect(dir.download('people.csv', path.join(scratch, randomUUID()), 1024)).rejects.toThrow(
+        new RegExp(`^The import location .* stopped sending people\\.csv for 1 s; the import was abandoned`),
+      );
+    } finally {
+      resume();
+      await dir.close();
+    }
   });
 });
 

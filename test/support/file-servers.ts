@@ -27,6 +27,11 @@ export interface TestSftpServer extends TestFileServer {
   strangerKey: string;
   /** The server's host key fingerprint, `SHA256:…` as ssh-keygen prints it. */
   hostKeyFingerprint: string;
+  /**
+   * Stops (SIGSTOP) the processes serving the connections open now, as a hung server would be:
+   * they answer nothing until the returned function continues them (SIGCONT).
+   */
+  pauseSessions(): () => void;
 }
 
 const accepts = (port: number) =>
@@ -69,6 +74,15 @@ function stopper(child: ChildProcess, root: string) {
     }
     rmSync(root, { recursive: true, force: true });
   };
+}
+
+/** The pids of `pid`'s children, their children and so on (from Linux's /proc). */
+function descendants(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .filter(Boolean)
+    .map(Number);
+  return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
 function keyPair(file: string): { privateKey: string; publicKey: string } {
@@ -117,6 +131,12 @@ export async function startTestSftp(): Promise<TestSftpServer> {
     privateKey: client.privateKey,
     strangerKey: stranger.privateKey,
     hostKeyFingerprint: fingerprint,
+    pauseSessions() {
+      const sessions = descendants(child.pid!);
+      if (!sessions.length) throw new Error('sshd serves no connection to pause');
+      for (const pid of sessions) process.kill(pid, 'SIGSTOP');
+      return () => sessions.forEach((pid) => process.kill(pid, 'SIGCONT'));
+    },
     stop: stopper(child, root),
   };
 }

@@ -16,6 +16,7 @@ import {
   describeLocation,
   ImportLocationError,
   openRemoteDirectory,
+  RemoteFileTooLargeError,
   type ImportLocationConfig,
   type RemoteDirectory,
 } from './remote-directory.ts';
@@ -80,12 +81,13 @@ export class LocationImport {
           }
           const storedName = `${randomUUID()}${path.extname(file.name).toLowerCase()}`;
           const to = path.join(this.incomingDir, storedName);
-          const sizeBytes = await dir.download(file.name, to);
-          uploads.push({ originalFilename: file.name, storedName, sizeBytes });
-          // It grew past the limit while being listed and fetched.
-          if (sizeBytes > this.maxUploadBytes) {
-            uploads.pop();
+          try {
+            const sizeBytes = await dir.download(file.name, to, this.maxUploadBytes);
+            uploads.push({ originalFilename: file.name, storedName, sizeBytes });
+          } catch (e) {
             await rm(to, { force: true });
+            // It grew past the limit since it was listed.
+            if (!(e instanceof RemoteFileTooLargeError)) throw e;
             skipped.push({ name: file.name, reason: tooLarge });
           }
         }

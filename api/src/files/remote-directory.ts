@@ -4,8 +4,11 @@
  * and FTPS (explicit TLS) and ssh2-sftp-client for SFTP. One connection per import, closed after.
  */
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Client as FtpClient, FileType } from 'basic-ftp';
 import SftpClient from 'ssh2-sftp-client';
 
@@ -37,8 +40,12 @@ export interface RemoteFile {
 export interface RemoteDirectory {
   /** The directory's regular files, by name. */
   list(): Promise<RemoteFile[]>;
-  /** Downloads `name` (a name list() gave) to the local path `to`; resolves its size in bytes. */
-  download(name: string, to: string): Promise<number>;
+  /**
+   * Downloads `name` (a name list() gave) to the local path `to`; resolves its size in bytes.
+   * Errors: RemoteFileTooLargeError when it has more than `maxBytes` (what was written is left
+   * for the caller to remove), ImportLocationError when the transfer fails or stalls.
+   */
+  download(name: string, to: string, maxBytes: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -47,6 +54,9 @@ export interface RemoteDirectory {
  * transfer. The message names the location without credentials and is safe to show.
  */
 export class ImportLocationError extends Error {}
+
+/** A file the location offers has more bytes than it may; the download stopped there. */
+export class RemoteFileTooLargeError extends Error {}
 
 /** The location as people may see it: scheme, host, port and directory, never credentials. */
 export function describeLocation(url: string): string {
@@ -59,6 +69,50 @@ export function hostKeyFingerprint(key: Buffer): string {
   return `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 }
 
+/** Calls `onStall` once when `progress` has not been called for `ms`, until `stop`. */
+class Stall {
+  #timer: NodeJS.Timeout;
+  constructor(
+    private readonly ms: number,
+    private readonly onStall: () => void,
+  ) {
+    this.#timer = setTimeout(onStall, ms);
+  }
+  progress(): void {
+    this.#timer.refresh();
+  }
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+function stalledError(where: string, name: string, ms: number): ImportLocationError {
+  return new ImportLocationError(
+    `The import location ${where} stopped sending ${name} for ${Math.round(ms / 1000)} s; the import was abandoned. Try again later.`,
+  );
+}
+
+/**
+ * A pass-through stream counting the bytes of `name`: past `maxBytes` it fails, and `tooLarge`
+ * holds the RemoteFileTooLargeError.
+ */
+function countBytes(maxBytes: number, name: string) {
+  let bytes = 0;
+  const counted = {
+    tooLarge: null as RemoteFileTooLargeError | null,
+    bytes: () => bytes,
+    stream: new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        if (bytes <= maxBytes) return done(null, chunk);
+        counted.tooLarge = new RemoteFileTooLargeError(`${name} has more than ${maxBytes} bytes`);
+        done(counted.tooLarge);
+      },
+    }),
+  };
+  return counted;
+}
+
 function reason(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   // ssh2-sftp-client prefixes its method name ("connect: ..."); the cause is what helps.
@@ -66,9 +120,10 @@ function reason(e: unknown): string {
 }
 
 /**
- * Connects to the location and opens its directory, within `timeoutMs` for the connection and for
- * each reply after. Errors: ImportLocationError saying what failed (unreachable, authentication,
- * host key, no such directory).
+ * Connects to the location and opens its directory, within `timeoutMs` for the connection, for
+ * each reply after and for each wait for a downloaded file's next bytes. Errors:
+ * ImportLocationError saying what failed (unreachable, authentication, host key, no such
+ * directory).
  */
 export async function openRemoteDirectory(
   config: ImportLocationConfig,
@@ -111,6 +166,7 @@ export async function openRemoteDirectory(
       throw fail(e, 'connect to');
     }
     const remote = (name: string) => path.posix.join(dir, name);
+    let stalled = false;
     return {
       async list() {
         try {
@@ -126,34 +182,56 @@ export async function openRemoteDirectory(
           throw fail(e, 'list');
         }
       },
-      async download(name, to) {
+      async download(name, to, maxBytes) {
+        // fastGet reads the size the server gives when it opens the file, in parallel requests
+        // (a stream reads one request at a time, far slower over a distant link). So the size is
+        // checked first, and a transfer that stops answering cuts the connection.
+        const stall = new Stall(timeoutMs, () => {
+          stalled = true;
+          // The SSH connection under the client (not in its types): cut, so the request fails now.
+          (sftp as unknown as { client: { destroy(): void } }).client.destroy();
+        });
         try {
-          await sftp.fastGet(remote(name), to);
+          const size = (await sftp.stat(remote(name))).size;
+          if (size > maxBytes) throw new RemoteFileTooLargeError(`${name} has ${size} bytes`);
+          stall.progress();
+          await sftp.fastGet(remote(name), to, { step: () => stall.progress() });
         } catch (e) {
-          throw fail(e, `download ${name} from`);
+          if (e instanceof RemoteFileTooLargeError) throw e;
+          throw stalled ? stalledError(where, name, timeoutMs) : fail(e, `download ${name} from`);
+        } finally {
+          stall.stop();
         }
-        return (await stat(to)).size;
+        const written = (await stat(to)).size;
+        if (written > maxBytes) throw new RemoteFileTooLargeError(`${name} has ${written} bytes`);
+        return written;
       },
       async close() {
-        await sftp.end().catch(() => {});
+        // A connection cut for a stall has closed already; ending it again would wait forever.
+        if (!stalled) await sftp.end().catch(() => {});
       },
     };
   }
   if (url.protocol === 'ftp:' || url.protocol === 'ftps:') {
     const ftp = new FtpClient(timeoutMs);
-    try {
-      await ftp.access({
-        host: url.hostname,
-        port: Number(url.port || 21),
-        user,
-        password: config.password ?? (user === 'anonymous' ? 'anonymous@' : ''),
-        secure: url.protocol === 'ftps:',
-      });
-      await ftp.cd(dir);
-    } catch (e) {
-      ftp.close();
-      throw fail(e, 'connect to');
-    }
+    // basic-ftp closes its connection when a transfer fails (one stopped for its size included):
+    // the next command connects again.
+    const connect = async () => {
+      try {
+        await ftp.access({
+          host: url.hostname,
+          port: Number(url.port || 21),
+          user,
+          password: config.password ?? (user === 'anonymous' ? 'anonymous@' : ''),
+          secure: url.protocol === 'ftps:',
+        });
+        await ftp.cd(dir);
+      } catch (e) {
+        ftp.close();
+        throw fail(e, 'connect to');
+      }
+    };
+    await connect();
     return {
       async list() {
         try {
@@ -169,13 +247,20 @@ export async function openRemoteDirectory(
           throw fail(e, 'list');
         }
       },
-      async download(name, to) {
-        try {
-          await ftp.downloadTo(to, name);
-        } catch (e) {
-          throw fail(e, `download ${name} from`);
-        }
-        return (await stat(to)).size;
+      async download(name, to, maxBytes) {
+        // An FTP transfer ends when the server closes it, whatever size it listed: counted as it
+        // comes. basic-ftp itself fails a transfer that stops answering.
+        if (ftp.closed) await connect();
+        const counted = countBytes(maxBytes, name);
+        // Both settle before the connection takes its next command.
+        const outcomes = await Promise.allSettled([
+          ftp.downloadTo(counted.stream, name),
+          pipeline(counted.stream, createWriteStream(to)),
+        ]);
+        if (counted.tooLarge) throw counted.tooLarge;
+        for (const outcome of outcomes)
+          if (outcome.status === 'rejected') throw fail(outcome.reason, `download ${name} from`);
+        return counted.bytes();
       },
       async close() {
         ftp.close();
