@@ -95,32 +95,18 @@ it('lists accounts by full name, 10 a page, with state filters, sorting and sear
 it('updates an account and says what was wrong with a bad body', async () => {
   const updated = await admin.json<AdminAccount>(`/admin/accounts/${users.zed!.id}`, { active: true }, 'PUT');
   expect(updated).toMatchObject({ email: 'zed@example.org', active: true, onboarded: false });
-  const bad = await admin.fetch(`/admin/accounts/${users.zed!.id}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
+  const bad = await admin.sendJson(`/admin/accounts/${users.zed!.id}`, {}, { method: 'PUT' });
   expect(bad.status).toBe(400);
   expect(((await bad.json()) as { error: string }).error).toBe(
     'Nothing to change: send active, onboarded, firstName or lastName.',
   );
   expect(
-    (
-      await admin.fetch('/admin/accounts/no-such-id', {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: '{"active":false}',
-      })
-    ).status,
+    (await admin.sendJson('/admin/accounts/no-such-id', { active: false }, { method: 'PUT' })).status,
   ).toBe(404);
 });
 
 it('refuses to let an administrator deactivate their own account', async () => {
-  const res = await admin.fetch(`/admin/accounts/${adminId}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: '{"active":false}',
-  });
+  const res = await admin.sendJson(`/admin/accounts/${adminId}`, { active: false }, { method: 'PUT' });
   expect(res.status).toBe(409);
   expect(await res.json()).toEqual({
     error: 'You cannot deactivate your own account: ask another administrator.',
@@ -139,11 +125,7 @@ it('counts an account’s data and the system’s, then deletes the account with
   ]);
   const file = await cal.waitForIngest(uploaded!.id);
   expect(file.status).toBe('PROCESSED');
-  const exported = await cal.fetch('/file/export', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ format: 'CSV' }),
-  });
+  const exported = await cal.sendJson('/file/export', { format: 'CSV' });
   await exported.arrayBuffer();
   await cal.json('/file/queries', { name: 'Kims', searchCriteria: { Authors: 'Kim' } });
 

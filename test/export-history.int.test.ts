@@ -35,11 +35,7 @@ afterAll(async () => {
 });
 
 async function exportBytes(body: ExportRequest): Promise<{ bytes: Buffer; disposition: string }> {
-  const res = await user.fetch('/file/export', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const res = await user.sendJson('/file/export', body);
   expect(res.status).toBe(200);
   return {
     bytes: Buffer.from(await res.arrayBuffer()),
@@ -118,17 +114,13 @@ describe('export history', () => {
       const before = await user.json<ExportHistoryEntry[]>('/file/exports');
       const keptBefore = readdirSync(exportDir()).length;
 
-      const res = await user.fetch('/file/export', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        // With a pre-processing rule the rows pass through JavaScript as they are read (without one,
-        // the engine writes the whole file before the first byte is sent).
-        body: JSON.stringify({
-          fileIds: [big.id],
-          format,
-          enablePreprocessing: true,
-          preprocessingRules: [{ sourceColumn: 'Text', targetColumn: 'Id', delimiter: '|' }],
-        }),
+      // With a pre-processing rule the rows pass through JavaScript as they are read (without one,
+      // the engine writes the whole file before the first byte is sent).
+      const res = await user.sendJson('/file/export', {
+        fileIds: [big.id],
+        format,
+        enablePreprocessing: true,
+        preprocessingRules: [{ sourceColumn: 'Text', targetColumn: 'Id', delimiter: '|' }],
       });
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
@@ -156,11 +148,7 @@ describe('export history', () => {
 
 describe('saved queries', () => {
   it('saves, lists newest first and deletes a search; others get 404', async () => {
-    const bad = await user.fetch('/file/queries', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ searchCriteria: { Name: 'Row' } }),
-    });
+    const bad = await user.sendJson('/file/queries', { searchCriteria: { Name: 'Row' } });
     expect(bad.status).toBe(400);
     const first = await user.json<SavedQuery>('/file/queries', {
       name: 'Rows',

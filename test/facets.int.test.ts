@@ -74,11 +74,7 @@ it('counts only the matching rows, folded as the criteria are', async () => {
 });
 
 it('refuses more facet columns than it shows at once', async () => {
-  const res = await user.fetch('/file/search', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ facets: Array.from({ length: 9 }, (_, i) => `C${i}`) }),
-  });
+  const res = await user.sendJson('/file/search', { facets: Array.from({ length: 9 }, (_, i) => `C${i}`) });
   expect(res.status).toBe(400);
   expect(await res.text()).toContain('At most 8 facet columns');
 });

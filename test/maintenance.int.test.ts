@@ -90,13 +90,7 @@ it('clears ClickHouse, then reindexes from the originals to exactly the same sea
 });
 
 it('mass-deletes only with DELETE ALL, then leaves nothing behind', async () => {
-  await (
-    await user.fetch('/file/export', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ format: 'CSV' }),
-    })
-  ).arrayBuffer();
+  await (await user.sendJson('/file/export', { format: 'CSV' })).arrayBuffer();
   const files = await user.json<FileRecord[]>('/file/files');
   expect(files.length).toBe(3); // two uploads and the AUTHOR file
 

@@ -79,11 +79,7 @@ it('previews the split of authors and emails with the counts the fixture implies
   }
 
   // The export has exactly that many rows (plus the header row), and the history says so.
-  const res = await user.fetch('/file/export', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...request, fileIds: [file.id] }),
-  });
+  const res = await user.sendJson('/file/export', { ...request, fileIds: [file.id] });
   expect(res.status).toBe(200);
   const text = (await res.text()).replace(/^\uFEFF/, '');
   const parsed = XLSX.read(text, { type: 'string', raw: true });
@@ -100,19 +96,17 @@ it('previews the split of authors and emails with the counts the fixture implies
 });
 
 it('validates rules and leaves rows alone when pre-processing is off', async () => {
-  const bad = await user.fetch('/file/export/preview', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ preprocessingRules: [{ sourceColumn: '', targetColumn: 'x' }] }),
+  const bad = await user.sendJson('/file/export/preview', {
+    preprocessingRules: [{ sourceColumn: '', targetColumn: 'x' }],
   });
   expect(bad.status).toBe(400);
   expect(((await bad.json()) as { error: string }).error).toBe(
     'Each pre-processing rule needs a source column.',
   );
-  const res = await user.fetch('/file/export', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...request, fileIds: [file.id], enablePreprocessing: false }),
+  const res = await user.sendJson('/file/export', {
+    ...request,
+    fileIds: [file.id],
+    enablePreprocessing: false,
   });
   const lines = XLSX.utils.sheet_to_json(
     XLSX.read((await res.text()).replace(/^\uFEFF/, ''), { type: 'string' }).Sheets.Sheet1!,

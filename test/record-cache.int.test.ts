@@ -138,11 +138,7 @@ it('refuses an account at its first request after an administrator deactivates i
   const me = await user.json<Account>('/accounts/me');
   expect(me.active).toBe(true);
   await admin.json(`/admin/accounts/${me.id}`, { active: false }, 'PUT');
-  const refused = await user.fetch('/file/search', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
+  const refused = await user.sendJson('/file/search', {});
   expect(refused.status).toBe(403);
   expect(((await refused.json()) as { code: string }).code).toBe('ACCOUNT_INACTIVE');
 });

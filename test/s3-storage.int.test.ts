@@ -62,11 +62,7 @@ it('keeps originals in the bucket, ingests them from there, and deletes them the
 it('keeps exports in the bucket and serves their downloads from there', async () => {
   const [uploaded] = await admin.upload([{ name: 'again.csv', bytes: new TextEncoder().encode(CSV) }]);
   expect((await admin.waitForIngest(uploaded!.id)).status).toBe('PROCESSED');
-  const res = await admin.fetch('/file/export', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ searchCriteria: { City: 'City 3' }, format: 'CSV' }),
-  });
+  const res = await admin.sendJson('/file/export', { searchCriteria: { City: 'City 3' }, format: 'CSV' });
   expect(res.status).toBe(200);
   const streamed = Buffer.from(await res.arrayBuffer());
   const [entry] = await admin.json<ExportHistoryEntry[]>('/file/exports');

@@ -75,10 +75,6 @@ it('keeps file, sheet and row order without a sort or for a column no file has',
   const byId = [...files].sort((x, y) => (x.id < y.id ? -1 : 1));
   expect(unsorted).toEqual(byId.flatMap((f) => rowsOf[f.originalFilename]!));
   expect(names(await search({ sortBy: 'createdAt', sortOrder: 'desc', size: 50 }))).toEqual(unsorted);
-  const refused = await user.fetch('/file/search', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ sortBy: 'Name', sortOrder: 'sideways' }),
-  });
+  const refused = await user.sendJson('/file/search', { sortBy: 'Name', sortOrder: 'sideways' });
   expect(refused.status).toBe(400);
 });

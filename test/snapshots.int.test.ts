@@ -103,11 +103,7 @@ describe.each(installations)('%s', (_name, installation) => {
 
   it('restores exactly the state of a snapshot taken before a mass delete', async () => {
     await (
-      await user.fetch('/file/export', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ format: 'CSV', searchCriteria: { City: 'london' } }),
-      })
+      await user.sendJson('/file/export', { format: 'CSV', searchCriteria: { City: 'london' } })
     ).arrayBuffer();
     const before = await state();
     expect(before.counts).toMatchObject({ accounts: 2, files: 3, exports: 1 });
@@ -138,11 +134,11 @@ describe.each(installations)('%s', (_name, installation) => {
 
     // Two restores at once: one runs, the other is refused.
     const restore = () =>
-      admin.fetch('/admin/restore/execute', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
-        body: JSON.stringify({ snapshotId: snapshot.id }),
-      });
+      admin.sendJson(
+        '/admin/restore/execute',
+        { snapshotId: snapshot.id },
+        { headers: { 'x-confirm': 'DELETE ALL' } },
+      );
     const answers = await Promise.all([restore(), restore()]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     const result = (await answers.find((r) => r.status === 200)!.json()) as RestoreResult;
@@ -173,20 +169,12 @@ describe.each(installations)('%s', (_name, installation) => {
 
   it('answers 404 for an unknown snapshot, 400 without one, and 403 to non-administrators', async () => {
     const post = (client: ApiClient, body: unknown) =>
-      client.fetch('/admin/restore/execute', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-confirm': 'DELETE ALL' },
-        body: JSON.stringify(body),
-      });
+      client.sendJson('/admin/restore/execute', body, { headers: { 'x-confirm': 'DELETE ALL' } });
     expect((await post(admin, { snapshotId: '2020-01-01T00-00-00-000Z-abcdef' })).status).toBe(404);
     expect((await post(admin, { snapshotId: '../../etc' })).status).toBe(404);
     expect((await post(admin, {})).status).toBe(400);
     expect((await post(user, { snapshotId: 'x' })).status).toBe(403);
-    const unconfirmed = await admin.fetch('/admin/restore/execute', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ snapshotId: 'x' }),
-    });
+    const unconfirmed = await admin.sendJson('/admin/restore/execute', { snapshotId: 'x' });
     expect(unconfirmed.status).toBe(409);
     expect((await user.fetch('/admin/restore/snapshots')).status).toBe(403);
     expect((await admin.json<Account>('/accounts/me')).email).toBe('admin@example.com');

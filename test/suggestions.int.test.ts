@@ -68,10 +68,8 @@ describe('columns', () => {
   });
 
   it('refuses more than 25 file ids with the spec’s message', async () => {
-    const res = await user.fetch('/file/columns/for-files', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ fileIds: Array.from({ length: 26 }, (_, i) => `f${i}`) }),
+    const res = await user.sendJson('/file/columns/for-files', {
+      fileIds: Array.from({ length: 26 }, (_, i) => `f${i}`),
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe(

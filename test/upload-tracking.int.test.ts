@@ -196,11 +196,7 @@ describe('upload sessions', () => {
     // The client gave up on the other two: once finalized, the session is what it received.
     const finalized = await user.json<UploadSessionSummary>(`/parallel/upload-finalize/${id}`, {});
     expect(finalized.session).toMatchObject({ totalFiles: 1, completedFiles: 1, isCompleted: true });
-    const refused = await user.fetch('/parallel/upload-session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ expectedFiles: 0 }),
-    });
+    const refused = await user.sendJson('/parallel/upload-session', { expectedFiles: 0 });
     expect(refused.status).toBe(400);
   });
 

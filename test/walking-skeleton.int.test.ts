@@ -52,11 +52,7 @@ describe('accounts', () => {
     expect(blocked.status).toBe(403);
     expect(((await blocked.json()) as { code: string }).code).toBe('ACCOUNT_NOT_ONBOARDED');
 
-    const bad = await admin.fetch('/accounts/onboard', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: ' ', lastName: '' }),
-    });
+    const bad = await admin.sendJson('/accounts/onboard', { firstName: ' ', lastName: '' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe(
       'First name is required Last name is required',
@@ -154,10 +150,10 @@ describe('upload → ingest → search → export', () => {
     const found = await admin.json<SearchResponse>('/file/search', criteria);
     expect(found.totalRecords).toBeGreaterThan(0);
 
-    const csv = await admin.fetch('/file/export', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...criteria, format: 'CSV', customFilename: 'staples' }),
+    const csv = await admin.sendJson('/file/export', {
+      ...criteria,
+      format: 'CSV',
+      customFilename: 'staples',
     });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-disposition')).toContain('staples.csv');
@@ -167,10 +163,10 @@ describe('upload → ingest → search → export', () => {
     const authorsAt = rows[0]!.indexOf('Authors');
     expect(rows.slice(1).every((r) => r[authorsAt]!.toLowerCase().includes('staples'))).toBe(true);
 
-    const xlsx = await admin.fetch('/file/export', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...criteria, format: 'XLSX', columns: ['Authors', 'Article Title'] }),
+    const xlsx = await admin.sendJson('/file/export', {
+      ...criteria,
+      format: 'XLSX',
+      columns: ['Authors', 'Article Title'],
     });
     expect(xlsx.headers.get('content-disposition')).toMatch(/search_results_\d{4}-\d{2}-\d{2}\.xlsx/);
     const wb = new ExcelJS.Workbook();
@@ -215,15 +211,11 @@ describe('upload → ingest → search → export', () => {
     expect(rafner.data.map((r) => r['Email Addresses'])).toEqual(['']);
 
     // No email is dropped: every address in the fixture appears in the AUTHOR file's export.
-    const exported = await admin.fetch('/file/export', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        searchCriteria: {},
-        fileType: 'AUTHOR',
-        format: 'CSV',
-        columns: ['Email Addresses'],
-      }),
+    const exported = await admin.sendJson('/file/export', {
+      searchCriteria: {},
+      fileType: 'AUTHOR',
+      format: 'CSV',
+      columns: ['Email Addresses'],
     });
     const exportedEmails = (await parseCsv(await exported.text())).slice(1).map((r) => r[0]);
     const fixtureEmails = fixtureRecords(EMAILS_XLS).flatMap((r) =>

@@ -36,10 +36,10 @@ it('keeps every column of a sheet wider than the column guard, searchable', asyn
   expect(res.totalRecords).toBe(1);
   expect(res.data[0]).toMatchObject({ 'Field 1': 'r2c1', [last]: `r2c${width}` });
 
-  const exported = await user.fetch('/file/export', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ searchCriteria: {}, format: 'CSV', columns: ['Field 1', last] }),
+  const exported = await user.sendJson('/file/export', {
+    searchCriteria: {},
+    format: 'CSV',
+    columns: ['Field 1', last],
   });
   expect(
     (await exported.text())

@@ -324,11 +324,7 @@ export function scaleOutSuite(
     const found = await apiB.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Alpha 2999' } });
     expect(found.data.map((r) => r.Name)).toEqual(['Alpha 2999']);
 
-    const res = await apiA.fetch('/file/export', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ searchCriteria: { City: 'City 5' }, format: 'CSV' }),
-    });
+    const res = await apiA.sendJson('/file/export', { searchCriteria: { City: 'City 5' }, format: 'CSV' });
     const streamed = Buffer.from(await res.arrayBuffer());
     const [entry] = await apiB.json<ExportHistoryEntry[]>('/file/exports');
     expect(entry!.rowCount).toBeGreaterThan(200);
@@ -390,11 +386,11 @@ export function scaleOutSuite(
       ]);
       expect((await apiA.waitForIngest(late!.id)).status).toBe('PROCESSED');
 
-      const restored = await apiB.fetch('/admin/restore/execute', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...confirmed },
-        body: JSON.stringify({ snapshotId: id }),
-      });
+      const restored = await apiB.sendJson(
+        '/admin/restore/execute',
+        { snapshotId: id },
+        { headers: confirmed },
+      );
       expect(restored.status).toBe(200);
       expect(await view()).toEqual(before);
       // The workers still know no stale column: the same header again is ingested.

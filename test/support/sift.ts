@@ -32,6 +32,9 @@ export function startTestSift(overrides: Partial<Config> = {}): Promise<RunningS
   });
 }
 
+/** How long an ApiClient request without a signal of its own may take, ms. */
+const REQUEST_DEADLINE_MS = 120_000;
+
 /** A signed-in API caller. */
 export class ApiClient {
   constructor(
@@ -73,19 +76,36 @@ export class ApiClient {
     return client;
   }
 
+  /**
+   * `fetch` of `/api{pathname}` with this client's token; the answer, whatever its status. Without
+   * a signal of its own the request gives up after REQUEST_DEADLINE_MS.
+   */
   fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.token) headers.set('authorization', `Bearer ${this.token}`);
-    return fetch(`${this.baseUrl}/api${pathname}`, { ...init, headers });
+    return fetch(`${this.baseUrl}/api${pathname}`, {
+      ...init,
+      headers,
+      signal: init.signal ?? AbortSignal.timeout(REQUEST_DEADLINE_MS),
+    });
   }
 
+  /**
+   * Sends `body` as JSON to `/api{pathname}` (POST unless `init.method` says otherwise, with
+   * `init.headers` beside the content type); the answer, whatever its status.
+   */
+  sendJson(pathname: string, body: unknown, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('content-type', 'application/json');
+    return this.fetch(pathname, { method: 'POST', ...init, headers, body: JSON.stringify(body) });
+  }
+
+  /** The JSON answer of `pathname` (GET, or `method` with `body` as JSON); throws unless 2xx. */
   async json<T>(pathname: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> {
-    const res = await this.fetch(pathname, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
+    const res =
+      body === undefined
+        ? await this.fetch(pathname, { method })
+        : await this.sendJson(pathname, body, { method });
     if (!res.ok) throw new Error(`${method} ${pathname}: HTTP ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   }
