@@ -125,6 +125,23 @@ describe('from an SFTP location', () => {
     expect(found.data.map((r) => r.City)).toEqual(['Wilmslow']);
   });
 
+  it("refuses an import past the account's quota, before downloading (507)", async () => {
+    const tight = await siftWith({
+      importLocation: {
+        url: sftp.url,
+        privateKey: sftp.privateKey,
+        hostKeyFingerprint: sftp.hostKeyFingerprint,
+      },
+      accountQuotaBytes: 1024,
+    });
+    const res = await post(tight, { files: ['people.csv', 'wos.xls'] });
+    expect(res.status).toBe(507);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^This upload needs \d+ KB, but your account has 1 KB of its 1 KB storage left\./,
+    );
+    expect(await tight.json<FileRecord[]>('/file/files')).toEqual([]);
+  });
+
   it('imports only the files named', async () => {
     const res = await post(client, { files: ['people.csv'] });
     expect(res.status).toBe(201);

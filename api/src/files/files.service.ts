@@ -148,18 +148,32 @@ export class FilesService {
 
   /** Refuses `uploads` (507, their originals removed) when they would take `ownerId` past the quota. */
   async #checkQuota(ownerId: string, uploads: StoredUpload[]): Promise<void> {
+    try {
+      await this.ensureRoom(
+        ownerId,
+        uploads.reduce((n, u) => n + u.sizeBytes, 0),
+      );
+    } catch (e) {
+      await this.#discardAll(uploads);
+      throw e;
+    }
+  }
+
+  /**
+   * Resolves when `incomingBytes` more originals fit in `ownerId`'s quota (always, without one);
+   * otherwise 507 QUOTA_EXCEEDED saying what is left. accept() checks again with the stored sizes.
+   */
+  async ensureRoom(ownerId: string, incomingBytes: number): Promise<void> {
     if (this.quotaBytes === undefined) return;
     const kept = await this.storage.files.list({ ownerId, fileType: 'GENERAL' });
     const used = kept.reduce((n, f) => n + f.sizeBytes, 0);
-    const incoming = uploads.reduce((n, u) => n + u.sizeBytes, 0);
-    if (used + incoming <= this.quotaBytes) return;
-    await this.#discardAll(uploads);
+    if (used + incomingBytes <= this.quotaBytes) return;
     const size = (bytes: number) =>
       bytes < 2 ** 20 ? `${Math.ceil(Math.max(0, bytes) / 1024)} KB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
     throw new HttpError(
       507,
       'QUOTA_EXCEEDED',
-      `This upload needs ${size(incoming)}, but your account has ${size(this.quotaBytes - used)} of its ${size(this.quotaBytes)} storage left. Delete files you no longer need, or ask an administrator for more space.`,
+      `This upload needs ${size(incomingBytes)}, but your account has ${size(this.quotaBytes - used)} of its ${size(this.quotaBytes)} storage left. Delete files you no longer need, or ask an administrator for more space.`,
     );
   }
 

@@ -50,7 +50,8 @@ export class LocationImport {
   /**
    * Imports `names` (default: every Excel and CSV file there) for `ownerId`. 400 for a name the
    * location does not offer, 404 when it offers no Excel or CSV file, 413 past
-   * MAX_FILES_PER_IMPORT; files over the upload size limit are skipped with the reason.
+   * MAX_FILES_PER_IMPORT, 507 past the account's quota (nothing downloaded); files over the upload
+   * size limit are skipped with the reason.
    */
   async import(ownerId: string, names?: readonly string[]): Promise<ImportFromLocationResponse> {
     const config = this.#configured();
@@ -69,6 +70,12 @@ export class LocationImport {
           'TOO_MANY_FILES',
           `The import location ${location} has ${chosen.length} Excel and CSV files; import at most ${MAX_FILES_PER_IMPORT} at a time by choosing them.`,
         );
+      // The quota is checked on the listed sizes first, so a refused import downloads nothing.
+      const fitting = chosen.filter((f) => f.sizeBytes <= this.maxUploadBytes);
+      await this.files.ensureRoom(
+        ownerId,
+        fitting.reduce((n, f) => n + f.sizeBytes, 0),
+      );
       const tooLarge = fileTooLargeMessage(this.maxUploadBytes);
       const skipped: ImportFromLocationResponse['skipped'] = [];
       const uploads: StoredUpload[] = [];
