@@ -44,7 +44,7 @@ const SCAN_SHARE = 25;
  * headers past the column guard).
  */
 export async function loadCsvWithEngine(ctx: LoadContext): Promise<LoadedFiles | null> {
-  const { encoding, sample: head } = await sniff(ctx.filePath);
+  const { encoding, sample: head } = ctx.sniffed ?? (await sniff(ctx.filePath));
   const delimiter = detectDelimiter(head);
   // Tab-delimited text is read as CustomSeparated, which keeps blanks but needs the record end.
   // ClickHouse's CSV reader drops the whitespace a record starts with.

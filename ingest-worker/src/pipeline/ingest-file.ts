@@ -59,6 +59,7 @@ export async function ingestFile(
   const notes: LoadNotes = { sheets: new Map(), widened: new Map() };
   let format: SpreadsheetFormat = 'csv';
   let csv: ImportReportInput['csv'] = null;
+  let sniffed: LoadContext['sniffed'];
   const { general, authorSheets } = await deps.originals.withLocalFile(
     originalKey(payload.storedName),
     deps.tmpDir,
@@ -66,7 +67,8 @@ export async function ingestFile(
       format = payload.format ?? (await validateSpreadsheet(filePath, payload.originalFilename));
       if (format === 'csv') {
         // As the loaders choose them (they read in a worker thread or in the engine): for the report.
-        const { sample, ...encoding } = await sniff(filePath);
+        sniffed = await sniff(filePath);
+        const { sample, ...encoding } = sniffed;
         csv = { encoding, delimiter: detectDelimiter(sample) };
       }
       // A retry after the file was searchable (its AUTHOR file failed): out of searches first.
@@ -85,6 +87,7 @@ export async function ingestFile(
         readIsolation: deps.readIsolation,
         columnBudget,
         notes,
+        sniffed,
         progress: async (p) => {
           signal?.throwIfAborted();
           await progress(2, p);

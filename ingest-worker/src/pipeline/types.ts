@@ -2,7 +2,7 @@
 import type { ColumnBudget, Storage } from '@sift/clickhouse';
 import type { ObjectStore } from '@sift/object-store';
 import type { IngestProgress } from '@sift/shared/jobs';
-import type { ReadIsolation } from '@sift/spreadsheet';
+import type { EncodingGuess, ReadIsolation } from '@sift/spreadsheet';
 import type { RowBatchLoader } from './row-batch-loader.ts';
 
 export const INGEST_STAGES = [
@@ -82,6 +82,8 @@ export interface LoadContext {
   progress: (stageProgress: number) => Promise<void>;
   /** What the loader notes for the import report (optional: loaders called alone need none). */
   notes?: LoadNotes | undefined;
+  /** A CSV's `sniff` (encoding and decoded first bytes), when already made; else the loader makes it. */
+  sniffed?: (EncodingGuess & { sample: string }) | undefined;
 }
 
 /** What a loader notes for a file's import report (import-report.ts). */
