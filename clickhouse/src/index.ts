@@ -29,6 +29,7 @@ export { openClickHouse, clusterSettings, type ClickHouseOptions } from './clien
 export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
 export { migrate } from './migrations.ts';
 export {
+  containsParts,
   containsSql,
   containsTerm,
   foldSql,

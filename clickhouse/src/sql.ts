@@ -96,13 +96,32 @@ export function containsTerm(param: string, term: string): ContainsTerm {
  * the column's text skip index serves it. The term's fragments are matched too, for the index.
  */
 export function containsSql(expr: string, term: ContainsTerm, matchAccents = false): string {
+  const { narrow, rest } = containsParts(expr, term, matchAccents);
+  if (!narrow) return rest!;
+  return rest ? `(${rest} AND ${narrow})` : narrow;
+}
+
+/**
+ * containsSql in two parts whose conjunction it is: `narrow`, what the text skip index answers
+ * row by row (the whole term when it is indexed, else its fragments; null when neither is), and
+ * `rest`, what must be read and folded (null when nothing is). Evaluated first, as a PREWHERE,
+ * `narrow` spares the fold of every row it rules out: in one WHERE the engine folds every row.
+ */
+export function containsParts(
+  expr: string,
+  term: ContainsTerm,
+  matchAccents = false,
+): { narrow: string | null; rest: string | null } {
   const like = (p: string) => `${foldSql(expr)} LIKE ${foldSql(`{${p}:String}`)}`;
-  const folded = [term.param, ...term.fragments].map(like).join(' AND ');
-  return matchAccents
-    ? `(${expr} ILIKE {${term.param}:String} AND ${folded})`
-    : term.fragments.length
-      ? `(${folded})`
-      : folded;
+  const ilike = `${expr} ILIKE {${term.param}:String}`;
+  const narrow = term.fragments.length
+    ? term.fragments.map(like).join(' AND ')
+    : term.indexed
+      ? like(term.param)
+      : null;
+  const folded = narrow && !term.fragments.length ? null : like(term.param);
+  const rest = matchAccents ? (folded ? `(${ilike} AND ${folded})` : ilike) : folded;
+  return { narrow, rest };
 }
 
 /** A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it. */

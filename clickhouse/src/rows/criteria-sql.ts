@@ -3,12 +3,17 @@
  * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
  */
 import type { FileRow } from '../files.repository.ts';
-import { containsSql, containsTerm, ident } from '../sql.ts';
+import { containsParts, containsSql, containsTerm, ident } from '../sql.ts';
 import type { RowHit, RowKey, RowQuery } from './types.ts';
 
-/** A row query as SQL: its WHERE clause and parameters, the columns it reads and where they come back. */
+/** A row query as SQL: its filter and parameters, the columns it reads and where they come back. */
 export interface CompiledQuery {
-  where: string;
+  /**
+   * `WHERE …`, or `PREWHERE … WHERE …` when the text skip index answers each criterion's term
+   * row by row (see containsParts): the rows it rules out are never folded. Conditions appended
+   * as `AND …` join the WHERE.
+   */
+  filter: string;
   params: Record<string, unknown>;
   select: string;
   physical: string[];
@@ -19,11 +24,15 @@ export interface CompiledQuery {
 export function compileQuery(query: RowQuery): CompiledQuery | null {
   if (!query.files.length) return null;
   const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };
-  const where = ['file_id IN {fileIds:Array(String)}'];
+  const prewhere = ['file_id IN {fileIds:Array(String)}'];
   if (query.sheets?.length) {
-    where.push('sheet IN {sheets:Array(String)}');
+    prewhere.push('sheet IN {sheets:Array(String)}');
     params.sheets = query.sheets;
   }
+  const where: string[] = [];
+  let narrowed = false;
+  const any = (conditions: string[]) =>
+    conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
   let n = 0;
   for (const [header, term] of Object.entries(query.criteria)) {
     const homes = columnHomes(query.files, header);
@@ -31,13 +40,20 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
     const k = n++;
     const contains = containsTerm(`t${k}`, term);
     Object.assign(params, contains.params);
-    const matches = (value: string) => containsSql(value, contains, query.matchAccents);
-    const alternatives = [...homes.physical].map((c) => matches(ident(c)));
+    const values = [...homes.physical].map((c) => ident(c));
     if (homes.extra) {
       params[`h${k}`] = header;
-      alternatives.push(matches(`extra[{h${k}:String}]`));
+      values.push(`extra[{h${k}:String}]`);
     }
-    where.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
+    const parts = values.map((v) => containsParts(v, contains, query.matchAccents));
+    if (parts.every((p) => p.narrow)) {
+      // Each alternative implies its narrow part: any narrow part first, then any whole match.
+      narrowed = true;
+      prewhere.push(any(parts.map((p) => p.narrow!)));
+      const [one] = parts;
+      if (parts.length > 1) where.push(any(values.map((v) => containsSql(v, contains, query.matchAccents))));
+      else if (one!.rest) where.push(one!.rest);
+    } else where.push(any(values.map((v) => containsSql(v, contains, query.matchAccents))));
   }
   const wanted = query.headers ? new Set(query.headers) : null;
   const physical = new Set<string>();
@@ -53,7 +69,10 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
   const select = ['file_id', 'sheet', 'row_number', ...cols.map(ident), ...(useExtra ? ['extra'] : [])].join(
     ', ',
   );
-  return { where: where.join(' AND '), params, select, physical: cols, useExtra };
+  const filter = narrowed
+    ? `PREWHERE ${prewhere.join(' AND ')} WHERE ${where.length ? where.join(' AND ') : '1'}`
+    : `WHERE ${[...prewhere, ...where].join(' AND ')}`;
+  return { filter, params, select, physical: cols, useExtra };
 }
 
 /**

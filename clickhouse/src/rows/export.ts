@@ -66,7 +66,7 @@ function countLines(text: string): number {
 /** The WHERE clause, parameters and CSV field expressions of an export (see csv). */
 function exportSelect(
   query: ExportQuery,
-): { where: string; params: Record<string, unknown>; fields: string[] } | null {
+): { filter: string; params: Record<string, unknown>; fields: string[] } | null {
   const c = compileQuery({ ...query, headers: [] });
   if (!c) return null;
   const params: Record<string, unknown> = { ...c.params };
@@ -87,7 +87,7 @@ function exportSelect(
       'row_number',
     );
   }
-  return { where: c.where, params, fields };
+  return { filter: c.filter, params, fields };
 }
 
 /** Exports of matching rows written by the engine: CSV text, xlsx worksheet rows, or straight to files. */
@@ -134,9 +134,15 @@ export class RowExport {
          SELECT toString({headerRows:UInt64} + (({first:UInt64} + row_number() OVER (ORDER BY file_id, sheet, row_number) - 1) % {perSheet:UInt64}) + 1) AS r,
                 file_id, sheet, row_number, ${inner}
          FROM ${source}) ORDER BY file_id, sheet, row_number`;
-    yield* this.#readRanges({ where: select.where, params }, data, 'TabSeparatedRaw', batchRows, (index) => ({
-      first: index * batchRows,
-    }));
+    yield* this.#readRanges(
+      { filter: select.filter, params },
+      data,
+      'TabSeparatedRaw',
+      batchRows,
+      (index) => ({
+        first: index * batchRows,
+      }),
+    );
   }
 
   /**
@@ -154,7 +160,7 @@ export class RowExport {
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
     let index = 0;
-    for await (const range of this.#keyRanges(select.where, select.params, sheet.rows)) {
+    for await (const range of this.#keyRanges(select.filter, select.params, sheet.rows)) {
       let rows = sheet.rows;
       if (range.last) {
         const rs = await this.t.client.query({
@@ -205,8 +211,8 @@ export class RowExport {
     if (!select) return;
     const onePiece = knownRows !== undefined && knownRows <= pieceRows;
     const ranges = onePiece
-      ? [{ source: `${this.t.table} WHERE ${select.where}`, params: select.params, last: true }]
-      : this.#keyRanges(select.where, select.params, pieceRows);
+      ? [{ source: `${this.t.table} ${select.filter}`, params: select.params, last: true }]
+      : this.#keyRanges(select.filter, select.params, pieceRows);
     let written = 0;
     for await (const range of ranges) {
       await this.t.client.command({
@@ -231,7 +237,7 @@ export class RowExport {
    * pieces; for the last one it counts lines (right for TabSeparatedRaw rows without line breaks).
    */
   async *#readRanges(
-    select: { where: string; params: Record<string, unknown> },
+    select: { filter: string; params: Record<string, unknown> },
     /** The piece's query, given its source (`rows WHERE …` with the piece's bounds). */
     dataQuery: (source: string) => string,
     format: 'CSV' | 'TabSeparatedRaw',
@@ -240,7 +246,7 @@ export class RowExport {
     pieceParams: (index: number) => Record<string, unknown> = () => ({}),
   ): AsyncGenerator<{ text: string; rows: number }> {
     let index = 0;
-    for await (const range of this.#keyRanges(select.where, select.params, batchRows)) {
+    for await (const range of this.#keyRanges(select.filter, select.params, batchRows)) {
       const rs = await this.t.client.query({
         query: dataQuery(range.source),
         query_params: { ...range.params, ...pieceParams(index++) },
@@ -252,13 +258,14 @@ export class RowExport {
   }
 
   /**
-   * Every row matching `where`, as consecutive key ranges of `count` rows in sort-key order (the last
-   * may be shorter): the source (`rows WHERE …`) and parameters that select exactly one range, and
+   * Every row passing `filter` (CompiledQuery.filter), as consecutive key ranges of `count` rows in
+   * sort-key order (the last may be shorter): the source (`rows WHERE …`) and parameters that
+   * select exactly one range, and
    * whether more follow. The key ending each range is found first (one small query), so a query over
    * a range reads only that range.
    */
   async *#keyRanges(
-    where: string,
+    filter: string,
     params: Record<string, unknown>,
     count: number,
   ): AsyncGenerator<{ source: string; params: Record<string, unknown>; last: boolean }> {
@@ -266,7 +273,7 @@ export class RowExport {
     for (;;) {
       const after = keyBound('>', previous, 'after');
       const edge = await this.t.client.query({
-        query: `SELECT file_id, sheet, row_number FROM ${this.t.table} WHERE ${where} ${after.sql}
+        query: `SELECT file_id, sheet, row_number FROM ${this.t.table} ${filter} ${after.sql}
                 ORDER BY file_id, sheet, row_number LIMIT 1 OFFSET {offset:UInt64}`,
         query_params: { ...params, ...after.params, offset: count - 1 },
         format: 'JSONCompactEachRow',
@@ -275,7 +282,7 @@ export class RowExport {
       const end: RowKey | null = edgeRow ? [edgeRow[0], edgeRow[1], Number(edgeRow[2])] : null;
       const upTo = keyBound('<=', end, 'to');
       yield {
-        source: `${this.t.table} WHERE ${where} ${after.sql} ${upTo.sql}`,
+        source: `${this.t.table} ${filter} ${after.sql} ${upTo.sql}`,
         params: { ...params, ...after.params, ...upTo.params },
         last: !end,
       };

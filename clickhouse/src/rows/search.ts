@@ -57,7 +57,7 @@ export class RowSearch {
     const c = compileQuery(query);
     if (!c) return 0;
     const rs = await this.t.client.query({
-      query: `SELECT count() AS n FROM ${this.t.table} WHERE ${c.where}`,
+      query: `SELECT count() AS n FROM ${this.t.table} ${c.filter}`,
       query_params: c.params,
       format: 'JSONEachRow',
     });
@@ -82,7 +82,7 @@ export class RowSearch {
       order = `(${sortValue}) = '' ASC, ${sortValue} ${direction} COLLATE 'en', ${order}`;
     }
     const rs = await this.t.client.query({
-      query: `SELECT ${c.select} FROM ${this.t.table} WHERE ${c.where}
+      query: `SELECT ${c.select} FROM ${this.t.table} ${c.filter}
               ORDER BY ${order} LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
       query_params: params,
       format: 'JSONCompactEachRow',
@@ -118,7 +118,7 @@ export class RowSearch {
       query: `SELECT facet, value, n FROM (
                 SELECT arrayFirstIndex(x -> x != '', [${keys.join(', ')}]) AS facet,
                        arrayFirst(x -> x != '', [${keys.join(', ')}]) AS value, count() AS n
-                FROM (SELECT ${values.join(', ')} FROM ${this.t.table} WHERE ${c.where})
+                FROM (SELECT ${values.join(', ')} FROM ${this.t.table} ${c.filter})
                 GROUP BY GROUPING SETS (${keys.map((k) => `(${k})`).join(', ')}))
               WHERE facet > 0
               ORDER BY facet, n DESC, value LIMIT {limit:UInt64} BY facet`,
@@ -142,7 +142,7 @@ export class RowSearch {
     const fetch = async (last: RowHit | null): Promise<RowHit[]> => {
       const after = keyBound('>', last && [last.fileId, last.sheet, last.rowNumber], 'after');
       const rs = await this.t.client.query({
-        query: `SELECT ${c.select} FROM ${this.t.table} WHERE ${c.where} ${after.sql}
+        query: `SELECT ${c.select} FROM ${this.t.table} ${c.filter} ${after.sql}
                 ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64}`,
         query_params: { ...c.params, ...after.params, limit: batchSize },
         format: 'JSONCompactEachRow',
