@@ -96,32 +96,27 @@ export function containsTerm(param: string, term: string): ContainsTerm {
  * the column's text skip index serves it. The term's fragments are matched too, for the index.
  */
 export function containsSql(expr: string, term: ContainsTerm, matchAccents = false): string {
-  const { narrow, rest } = containsParts(expr, term, matchAccents);
-  if (!narrow) return rest!;
-  return rest ? `(${rest} AND ${narrow})` : narrow;
+  const { narrow, match } = containsParts(expr, term, matchAccents);
+  return narrow ? `(${match} AND ${narrow})` : match;
 }
 
 /**
- * containsSql in two parts whose conjunction it is: `narrow`, what the text skip index answers
- * row by row (the whole term when it is indexed, else its fragments; null when neither is), and
- * `rest`, what must be read and folded (null when nothing is). Evaluated first, as a PREWHERE,
- * `narrow` spares the fold of every row it rules out: in one WHERE the engine folds every row.
+ * containsSql in two parts whose conjunction it is: `narrow`, the conditions on the term's
+ * fragments, which the text skip index answers row by row (null for a term without fragments),
+ * and `match`, the whole term, read and folded. Evaluated first, as a PREWHERE, `narrow` spares
+ * the fold of every row it rules out: in one WHERE the engine folds every row it reads.
  */
 export function containsParts(
   expr: string,
   term: ContainsTerm,
   matchAccents = false,
-): { narrow: string | null; rest: string | null } {
+): { narrow: string | null; match: string } {
   const like = (p: string) => `${foldSql(expr)} LIKE ${foldSql(`{${p}:String}`)}`;
-  const ilike = `${expr} ILIKE {${term.param}:String}`;
-  const narrow = term.fragments.length
-    ? term.fragments.map(like).join(' AND ')
-    : term.indexed
-      ? like(term.param)
-      : null;
-  const folded = narrow && !term.fragments.length ? null : like(term.param);
-  const rest = matchAccents ? (folded ? `(${ilike} AND ${folded})` : ilike) : folded;
-  return { narrow, rest };
+  const folded = like(term.param);
+  return {
+    narrow: term.fragments.length ? term.fragments.map(like).join(' AND ') : null,
+    match: matchAccents ? `(${expr} ILIKE {${term.param}:String} AND ${folded})` : folded,
+  };
 }
 
 /** A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it. */

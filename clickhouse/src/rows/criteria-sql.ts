@@ -9,9 +9,9 @@ import type { RowHit, RowKey, RowQuery } from './types.ts';
 /** A row query as SQL: its filter and parameters, the columns it reads and where they come back. */
 export interface CompiledQuery {
   /**
-   * `WHERE …`, or `PREWHERE … WHERE …` when the text skip index answers each criterion's term
-   * row by row (see containsParts): the rows it rules out are never folded. Conditions appended
-   * as `AND …` join the WHERE.
+   * `WHERE …`, or `PREWHERE … WHERE …` when a criterion's term has fragments, which the text skip
+   * index answers row by row (see containsParts): the rows they rule out are never folded.
+   * Conditions appended as `AND …` join the WHERE.
    */
   filter: string;
   params: Record<string, unknown>;
@@ -46,14 +46,18 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
       values.push(`extra[{h${k}:String}]`);
     }
     const parts = values.map((v) => containsParts(v, contains, query.matchAccents));
-    if (parts.every((p) => p.narrow)) {
-      // Each alternative implies its narrow part: any narrow part first, then any whole match.
+    // A term whole in the index stays in the WHERE, where the engine answers it from the index
+    // (as a PREWHERE of its own, a count with matchAccents read several times longer).
+    if (contains.fragments.length) {
+      // Each alternative implies its fragments: any alternative's fragments first, then any match.
       narrowed = true;
       prewhere.push(any(parts.map((p) => p.narrow!)));
-      const [one] = parts;
-      if (parts.length > 1) where.push(any(values.map((v) => containsSql(v, contains, query.matchAccents))));
-      else if (one!.rest) where.push(one!.rest);
-    } else where.push(any(values.map((v) => containsSql(v, contains, query.matchAccents))));
+      where.push(
+        parts.length === 1
+          ? parts[0]!.match
+          : any(values.map((v) => containsSql(v, contains, query.matchAccents))),
+      );
+    } else where.push(any(parts.map((p) => p.match)));
   }
   const wanted = query.headers ? new Set(query.headers) : null;
   const physical = new Set<string>();
@@ -70,7 +74,7 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
     ', ',
   );
   const filter = narrowed
-    ? `PREWHERE ${prewhere.join(' AND ')} WHERE ${where.length ? where.join(' AND ') : '1'}`
+    ? `PREWHERE ${prewhere.join(' AND ')} WHERE ${where.join(' AND ')}`
     : `WHERE ${[...prewhere, ...where].join(' AND ')}`;
   return { filter, params, select, physical: cols, useExtra };
 }
