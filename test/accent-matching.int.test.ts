@@ -158,6 +158,11 @@ describe('searching', () => {
         ['MÜLLER, ANNA', 'Muller, Paul', 'Müller, Hans'].sort(),
       );
     expect(await storage.rows.suggest([file], 'Authors', 'ller, h', 10)).toEqual(['Müller, Hans']);
+    // A term with a fragment the index answers (`sorensen`): that fragment first, as a PREWHERE.
+    expect((await storage.rows.suggestAny([file], 'sorensen, k', 10)).map((s) => s.value).sort()).toEqual([
+      'Sorensen, Kim',
+      'Sørensen, Kirsten',
+    ]);
     expect((await storage.rows.suggestAny([file], 'sø', 10)).map((s) => s.value).sort()).toEqual([
       'Sorensen, Kim',
       'Sørensen, Kirsten',

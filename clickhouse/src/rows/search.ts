@@ -1,5 +1,5 @@
 import type { FileRow } from '../files.repository.ts';
-import { containsSql, containsTerm, ident, type ContainsTerm } from '../sql.ts';
+import { containsParts, containsTerm, ident, type ContainsTerm } from '../sql.ts';
 import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
@@ -47,6 +47,30 @@ export const MULTI_VALUE_HEADERS: ReadonlySet<string> = new Set([
   'Affiliations',
   'Funding Orgs',
 ]);
+
+/**
+ * How a suggestion read matches a value: `match`, the whole condition on an expression; `narrow`,
+ * the part of it the text skip index answers row by row (the term's fragments, see containsParts),
+ * or null.
+ */
+interface SuggestMatch {
+  match: (expr: string) => string;
+  narrow: ((expr: string) => string) | null;
+}
+
+/**
+ * The filter of a suggestion read of `rows` (after `FROM`): the searched files, `conditions`, and
+ * any of `exprs` matching `m` (none without `m`). With a narrow part, that part and the files are a
+ * PREWHERE, so only the rows it keeps are folded (as CompiledQuery.filter does for searches).
+ */
+function rowsFilter(m: SuggestMatch | null, exprs: string[], conditions: string[]): string {
+  const files = 'file_id IN {fileIds:Array(String)}';
+  const any = (f: (expr: string) => string) =>
+    exprs.length === 1 ? f(exprs[0]!) : `(${exprs.map(f).join(' OR ')})`;
+  if (!m) return `WHERE ${[files, ...conditions].join(' AND ')}`;
+  if (!m.narrow) return `WHERE ${[files, ...conditions, any(m.match)].join(' AND ')}`;
+  return `PREWHERE ${files} AND ${any(m.narrow)} WHERE ${[...conditions, any(m.match)].join(' AND ')}`;
+}
 
 /** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
 export class RowSearch {
@@ -180,14 +204,13 @@ export class RowSearch {
       sample: SUGGEST_LIMITS.matches,
     };
     // The cell is matched first (its skip index serves that), then each of its items.
-    const read = (matches: (expr: string) => string) => {
+    const read = (m: SuggestMatch) => {
+      const cells = rowsFilter(query ? m : null, [value], [`${value} != ''`]);
       const sql = MULTI_VALUE_HEADERS.has(header)
         ? `SELECT v FROM (
-             SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table}
-             WHERE file_id IN {fileIds:Array(String)} AND ${value} != ''${query ? ` AND ${matches(value)}` : ''})
-           WHERE v != ''${query ? ` AND ${matches('v')}` : ''}`
-        : `SELECT ${value} AS v FROM ${this.t.table}
-           WHERE file_id IN {fileIds:Array(String)} AND v != ''${query ? ` AND ${matches('v')}` : ''}`;
+             SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table} ${cells})
+           WHERE v != ''${query ? ` AND ${m.match('v')}` : ''}`
+        : `SELECT ${value} AS v FROM ${this.t.table} ${cells}`;
       return `SELECT v, count() AS n FROM (${sql} LIMIT {sample:UInt64})
               GROUP BY v ORDER BY n DESC, v LIMIT {limit:UInt64}`;
     };
@@ -219,19 +242,23 @@ export class RowSearch {
     const cols = [...pairs];
     cols.forEach(([, h], i) => (params[`h${i}`] = h));
     const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
-    const read = (matches: (expr: string) => string) =>
+    const read = (m: SuggestMatch) =>
       `SELECT p.1 AS column, p.2 AS value, count() AS n FROM (
          SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
-         WHERE file_id IN {fileIds:Array(String)} AND (${cols.map(([c]) => matches(ident(c))).join(' OR ')})
+         ${rowsFilter(
+           m,
+           cols.map(([c]) => ident(c)),
+           [],
+         )}
          LIMIT {sample:UInt64})
-       WHERE ${matches('value')}
+       WHERE ${m.match('value')}
        GROUP BY column, value ORDER BY n DESC, value LIMIT {limit:UInt64}`;
     const counts = await this.#suggestionReads(term, read, params);
     return counts.slice(0, limit).map(({ key: [column, value] }) => ({ column: column!, value: value! }));
   }
 
   /**
-   * Runs a suggestion read (`read`: its SQL for a match condition; it answers its keys then `n`,
+   * Runs a suggestion read (`read`: its SQL for a SuggestMatch; it answers its keys then `n`,
    * the count) and answers the keys by count, most first. The folded match reads every row, folding
    * each, when the text index cannot serve the term (shorter than INDEXED_FRAGMENT_MIN, or split
    * by separators into shorter pieces): several times slower than ILIKE. Such a term is read
@@ -242,7 +269,7 @@ export class RowSearch {
    */
   async #suggestionReads(
     term: ContainsTerm,
-    read: (matches: (expr: string) => string) => string,
+    read: (m: SuggestMatch) => string,
     params: Record<string, unknown>,
   ): Promise<{ key: string[]; n: number }[]> {
     const run = async (sql: string, settings: Record<string, string | number>) => {
@@ -259,16 +286,16 @@ export class RowSearch {
     };
     const folded = (settings: Record<string, string | number>) =>
       run(
-        read((e) => containsSql(e, term)),
+        read({
+          match: (e) => containsParts(e, term).match,
+          narrow: term.fragments.length ? (e) => containsParts(e, term).narrow! : null,
+        }),
         settings,
       );
     // No term (every value), or one the index serves: one read.
     if (term.indexed || term.params[term.param] === '%%') return folded(SUGGEST_SETTINGS);
     const [plain, partial] = await Promise.all([
-      run(
-        read((e) => `${e} ILIKE {${term.param}:String}`),
-        SUGGEST_SETTINGS,
-      ),
+      run(read({ match: (e) => `${e} ILIKE {${term.param}:String}`, narrow: null }), SUGGEST_SETTINGS),
       folded({ ...SUGGEST_SETTINGS, max_rows_to_read: String(SUGGEST_FOLDED_ROWS) }),
     ]);
     const merged = new Map<string, { key: string[]; n: number }>();
