@@ -20,7 +20,8 @@
  *   (folded, served by the folded text index), and with `matchAccents`, against `ILIKE` on the raw
  *   value with a text index of its own on the raw value (how Sift matched before).
  * - Suggestions while typing (`GET /api/file/autocomplete/regular/{column}`): p50 and p95 over every
- *   prefix of a rare and of common names, as typed, each prefix asked once per round.
+ *   prefix of a rare name, of common names and of full names, as typed, each prefix asked once
+ *   per round.
  * - CSV export through the API against the engine writing `FORMAT CSVWithNames` (best of two
  *   alternating runs each); at the first size also XLSX export against exceljs's bare streaming
  *   writer; at the last size the API's peak memory during the CSV export of every row, read from a
@@ -99,9 +100,14 @@ const GOALS = {
 };
 /**
  * What a user types into a suggestion box: every prefix (from 2 letters) of these names. `Muller`
- * is typed without its accent, so each of its prefixes must suggest the data's `Müller`.
+ * is typed without its accent, so each of its prefixes must suggest the data's `Müller`. A full
+ * name is typed as these exports write it, surname and given name.
  */
-const TYPED = { rare: [RARE_SURNAME], common: ['Kowalski', 'Müller', 'Muller', 'Tanaka'] };
+const TYPED = {
+  rare: [RARE_SURNAME],
+  common: ['Kowalski', 'Müller', 'Muller', 'Tanaka'],
+  'full name': ['Kowalski, Anna', 'Muller, Ben'],
+};
 const SUGGEST_COLUMN = 'Author Full Names';
 const SUGGEST_ROUNDS = 3;
 
