@@ -76,13 +76,25 @@ function stopper(child: ChildProcess, root: string) {
   };
 }
 
-/** The pids of `pid`'s children, their children and so on (from Linux's /proc). */
+/** The pids of `pid`'s children, their children and so on (from Linux's /proc; none once it exited). */
 function descendants(pid: number): number[] {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-    .split(' ')
-    .filter(Boolean)
-    .map(Number);
+  let listed: string;
+  try {
+    listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {
+    return [];
+  }
+  const children = listed.split(' ').filter(Boolean).map(Number);
   return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+/** Sends `sig` to `pid`, unless it has exited since it was listed (a connection just closed). */
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
 }
 
 function keyPair(file: string): { privateKey: string; publicKey: string } {
@@ -134,8 +146,8 @@ export async function startTestSftp(): Promise<TestSftpServer> {
     pauseSessions() {
       const sessions = descendants(child.pid!);
       if (!sessions.length) throw new Error('sshd serves no connection to pause');
-      for (const pid of sessions) process.kill(pid, 'SIGSTOP');
-      return () => sessions.forEach((pid) => process.kill(pid, 'SIGCONT'));
+      for (const pid of sessions) signal(pid, 'SIGSTOP');
+      return () => sessions.forEach((pid) => signal(pid, 'SIGCONT'));
     },
     stop: stopper(child, root),
   };
