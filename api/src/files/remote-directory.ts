@@ -71,11 +71,8 @@ export function hostKeyFingerprint(key: Buffer): string {
 
 /** Calls `onStall` once when `progress` has not been called for `ms`, until `stop`. */
 class Stall {
-  #timer: NodeJS.Timeout;
-  constructor(
-    private readonly ms: number,
-    private readonly onStall: () => void,
-  ) {
+  readonly #timer: NodeJS.Timeout;
+  constructor(ms: number, onStall: () => void) {
     this.#timer = setTimeout(onStall, ms);
   }
   progress(): void {

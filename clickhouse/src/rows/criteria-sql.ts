@@ -3,16 +3,12 @@
  * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
  */
 import type { FileRow } from '../files.repository.ts';
-import { containsParts, containsSql, containsTerm, ident } from '../sql.ts';
+import { containsParts, containsTerm, ident } from '../sql.ts';
 import type { RowHit, RowKey, RowQuery } from './types.ts';
 
 /** A row query as SQL: its filter and parameters, the columns it reads and where they come back. */
 export interface CompiledQuery {
-  /**
-   * `WHERE …`, or `PREWHERE … WHERE …` when a criterion's term has fragments, which the text skip
-   * index answers row by row (see containsParts): the rows they rule out are never folded.
-   * Conditions appended as `AND …` join the WHERE.
-   */
+  /** `WHERE …`, or `PREWHERE … WHERE …` when a criterion's term has fragments (see filterSql). */
   filter: string;
   params: Record<string, unknown>;
   select: string;
@@ -24,15 +20,13 @@ export interface CompiledQuery {
 export function compileQuery(query: RowQuery): CompiledQuery | null {
   if (!query.files.length) return null;
   const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };
-  const prewhere = ['file_id IN {fileIds:Array(String)}'];
+  const always = ['file_id IN {fileIds:Array(String)}'];
   if (query.sheets?.length) {
-    prewhere.push('sheet IN {sheets:Array(String)}');
+    always.push('sheet IN {sheets:Array(String)}');
     params.sheets = query.sheets;
   }
+  const narrow: string[] = [];
   const where: string[] = [];
-  let narrowed = false;
-  const any = (conditions: string[]) =>
-    conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
   let n = 0;
   for (const [header, term] of Object.entries(query.criteria)) {
     const homes = columnHomes(query.files, header);
@@ -46,18 +40,9 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
       values.push(`extra[{h${k}:String}]`);
     }
     const parts = values.map((v) => containsParts(v, contains, query.matchAccents));
-    // A term whole in the index stays in the WHERE, where the engine answers it from the index
-    // (as a PREWHERE of its own, a count with matchAccents read several times longer).
-    if (contains.fragments.length) {
-      // Each alternative implies its fragments: any alternative's fragments first, then any match.
-      narrowed = true;
-      prewhere.push(any(parts.map((p) => p.narrow!)));
-      where.push(
-        parts.length === 1
-          ? parts[0]!.match
-          : any(values.map((v) => containsSql(v, contains, query.matchAccents))),
-      );
-    } else where.push(any(parts.map((p) => p.match)));
+    // Each alternative's match implies its fragments: any alternative's fragments, then any match.
+    if (contains.fragments.length) narrow.push(anyOf(parts.map((p) => p.narrow!)));
+    where.push(anyOf(parts.map((p) => p.match)));
   }
   const wanted = query.headers ? new Set(query.headers) : null;
   const physical = new Set<string>();
@@ -73,10 +58,26 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
   const select = ['file_id', 'sheet', 'row_number', ...cols.map(ident), ...(useExtra ? ['extra'] : [])].join(
     ', ',
   );
-  const filter = narrowed
-    ? `PREWHERE ${prewhere.join(' AND ')} WHERE ${where.join(' AND ')}`
-    : `WHERE ${[...prewhere, ...where].join(' AND ')}`;
-  return { filter, params, select, physical: cols, useExtra };
+  return { filter: filterSql(always, narrow, where), params, select, physical: cols, useExtra };
+}
+
+/** `conditions` joined by OR (one alone as it is). */
+export function anyOf(conditions: string[]): string {
+  return conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
+}
+
+/**
+ * A read's filter of `rows` (what follows `FROM`): `always` (the files, sheets), the `narrow`
+ * conditions the text skip index answers row by row (a term's fragments, see containsParts) and
+ * the `rest`. With narrow conditions, they and `always` are a PREWHERE and the rest the WHERE, so
+ * the rows they rule out are never folded; otherwise one WHERE. A term the index holds whole stays
+ * in the WHERE, where the engine answers it from the index (as a PREWHERE of its own, a count with
+ * matchAccents read several times longer). Conditions appended as `AND …` join the WHERE.
+ */
+export function filterSql(always: string[], narrow: string[], rest: string[]): string {
+  return narrow.length
+    ? `PREWHERE ${[...always, ...narrow].join(' AND ')} WHERE ${rest.join(' AND ')}`
+    : `WHERE ${[...always, ...rest].join(' AND ')}`;
 }
 
 /**

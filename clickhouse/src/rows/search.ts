@@ -1,6 +1,6 @@
 import type { FileRow } from '../files.repository.ts';
 import { containsParts, containsTerm, ident, type ContainsTerm } from '../sql.ts';
-import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
+import { anyOf, compileQuery, filterSql, keyBound, toHits, valueOf } from './criteria-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
 
@@ -59,17 +59,15 @@ interface SuggestMatch {
 }
 
 /**
- * The filter of a suggestion read of `rows` (after `FROM`): the searched files, `conditions`, and
- * any of `exprs` matching `m` (none without `m`). With a narrow part, that part and the files are a
- * PREWHERE, so only the rows it keeps are folded (as CompiledQuery.filter does for searches).
+ * The filter of a suggestion read of `rows` (see filterSql): the searched files, `conditions`, and
+ * any of `exprs` matching `m` (none without `m`), any of their narrow parts read first.
  */
 function rowsFilter(m: SuggestMatch | null, exprs: string[], conditions: string[]): string {
-  const files = 'file_id IN {fileIds:Array(String)}';
-  const any = (f: (expr: string) => string) =>
-    exprs.length === 1 ? f(exprs[0]!) : `(${exprs.map(f).join(' OR ')})`;
-  if (!m) return `WHERE ${[files, ...conditions].join(' AND ')}`;
-  if (!m.narrow) return `WHERE ${[files, ...conditions, any(m.match)].join(' AND ')}`;
-  return `PREWHERE ${files} AND ${any(m.narrow)} WHERE ${[...conditions, any(m.match)].join(' AND ')}`;
+  return filterSql(
+    ['file_id IN {fileIds:Array(String)}'],
+    m?.narrow ? [anyOf(exprs.map(m.narrow))] : [],
+    m ? [...conditions, anyOf(exprs.map(m.match))] : conditions,
+  );
 }
 
 /** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
