@@ -14,6 +14,11 @@ const row = (rowNumber: number, cells: Record<string, string>): ResultRow => ({
   ...cells,
 });
 
+const headersOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent);
+
 const cellsOf = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
@@ -34,11 +39,7 @@ describe('ResultsGrid', () => {
       />,
     );
     const table = screen.getByRole('table', { name: 'Search results' });
-    expect(
-      within(table)
-        .getAllByRole('columnheader')
-        .map((h) => h.textContent),
-    ).toEqual(['File', 'Sheet', 'Title', 'Authors']);
+    expect(headersOf(table)).toEqual(['File', 'Sheet', 'Title', 'Authors']);
     expect(cellsOf(table)).toEqual([
       ['wos.xls', 'savedrecs', 'Graphs', 'Smith, J'],
       ['wos.xls', 'savedrecs', '', 'Müller, K'],
@@ -56,11 +57,7 @@ describe('ResultsGrid', () => {
       />,
     );
     const table = screen.getByRole('table', { name: 'Authors' });
-    expect(
-      within(table)
-        .getAllByRole('columnheader')
-        .map((h) => h.textContent),
-    ).toEqual(['Abstract']);
+    expect(headersOf(table)).toEqual(['Abstract']);
     expect(within(table).getByTitle(long).textContent).toBe(long);
   });
 
