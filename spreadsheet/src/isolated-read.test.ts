@@ -10,7 +10,7 @@ import { inlineCell, writeWorkbook } from './testing/workbook.ts';
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-isolated-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const FIXTURES =
-  process.env.SIFT_FIXTURES_DIR ?? fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+  process.env.SIFT_FIXTURES_DIR ?? fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 
 async function all(rows: AsyncGenerator<ParsedRow, unknown>) {
   const out: ParsedRow[] = [];
