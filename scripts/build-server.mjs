@@ -8,7 +8,7 @@
 //
 // Files found relative to a source module (`import.meta.url`: the migrations, the web app's build)
 // are still found: each module keeps its own source file's URL. A bundle is rebuilt every time
-// (~0.3 s), so it never runs stale code; it is written to a temporary name and renamed into place.
+// (it is quick), so it never runs stale code; it is written to a temporary name and renamed into place.
 import { build } from 'esbuild';
 import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,7 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * Node options Sift's server runs with (`npm start`, the compose file, the benchmarks' Sift alone):
  * a young generation of 4 MB semi-spaces instead of V8's 16 MB. Parsing an xlsx sheet makes
  * garbage at a high rate and each semi-space fills with it before a collection; smaller ones are
- * collected more often, which lowers the peak (README, "Measurements behind the settings"). A V8
+ * collected more often, which lowers the peak (docs/benchmarks.md, "The server bundle and its Node options"). A V8
  * option read when the heap is made, so it must be given on the command line (or in NODE_OPTIONS),
  * not set at run time.
  */

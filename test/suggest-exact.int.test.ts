@@ -1,6 +1,6 @@
 /**
  * Suggestions are an exact reading of the most frequent values within their read bound
- * (SUGGEST_LIMITS, stated in the README): on data inside the bound, RowSearch.suggest answers
+ * (SUGGEST_LIMITS, stated in docs/api.md): on data inside the bound, RowSearch.suggest answers
  * exactly what a plain GROUP BY over every matching row answers, ties broken by value.
  */
 import { randomUUID } from 'node:crypto';

@@ -60,8 +60,8 @@ export function openClickHouse(
       request_timeout: 300_000,
     });
   }
-  // chDB is loaded only here, for the embedded engine: loading it maps its 540 MB library into the
-  // process (~137 MB resident), which a process working against a ClickHouse server has no use for.
+  // chDB is loaded only here, for the embedded engine: loading it maps its large library into the
+  // process (docs/benchmarks.md), which a process working against a ClickHouse server has no use for.
   const require = createRequire(import.meta.url);
   const { Session } = require('chdb') as typeof import('chdb');
   const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
@@ -85,8 +85,8 @@ export function openClickHouse(
 /**
  * The embedded engine's server settings, given when it starts: merges run at the ingest's nice
  * value (INGEST_NICE in rows/loading.ts: a merge after an ingest yields the cores to searches), and
- * upper bounds of its caches, in bytes. ClickHouse sizes the caches for a dedicated server (mark
- * and primary-index caches 5 GB each, text-index caches 4 GB together); inside Sift's process
+ * upper bounds of its caches, in bytes. ClickHouse sizes the caches for a dedicated server (gigabytes
+ * each); inside Sift's process
  * they would grow with every search until they held gigabytes. These keep what a search over ten
  * million rows uses hot.
  */

@@ -2,10 +2,10 @@
  * Memory allocator options of the embedded engine, set before chDB's library is loaded (its
  * jemalloc reads `JE_MALLOC_CONF` once, when it starts; an operator's own value is kept).
  *
- * ClickHouse's defaults keep freed pages for 5 s and return them from the allocating threads, so
- * resident memory climbs through a long INSERT; a background purging thread with a 1 s decay
- * returns them sooner without slowing the ingest (a shorter decay does; README, "Measurements
- * behind the settings").
+ * ClickHouse's defaults keep freed pages for seconds and return them from the allocating threads,
+ * so resident memory climbs through a long INSERT; a background purging thread with a shorter decay
+ * returns them sooner without slowing the ingest (a still shorter decay does; docs/benchmarks.md,
+ * "The embedded engine's allocator").
  */
 export const ENGINE_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000';
 
@@ -23,10 +23,10 @@ export const ENGINE_PURGE_INTERVAL_MS = 100;
  * allocator's `arena.<all>.purge`, on a pooled connection.
  *
  * Loading a file frees and reallocates the buffers of every part it writes and merges, and the
- * allocator keeps freed pages resident until they have aged (1 s, {@link ENGINE_MALLOC_CONF}), so
- * most of an ingest's resident memory is pages already freed. Purging every 100 ms keeps that
- * down at no cost in speed; a decay of 0 would free the most but slows the ingest by a third
- * (README, "Measurements behind the settings").
+ * allocator keeps freed pages resident until they have aged ({@link ENGINE_MALLOC_CONF}), so
+ * most of an ingest's resident memory is pages already freed. Purging often keeps that down at
+ * little cost in speed; a decay of 0 would free the most but slows the ingest (docs/benchmarks.md,
+ * "Purging the engine's allocator during heavy work").
  *
  * The first purge runs when the first piece of work starts; purges never overlap (a tick is
  * skipped while one runs). If the engine refuses a purge, purging stops for the process and

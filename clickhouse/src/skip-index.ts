@@ -35,7 +35,7 @@ export function indexedColumnOf(indexName: string): string | null {
 /**
  * At most this many columns of `rows` carry a text index: every index is built on every insert
  * (for rows without the column too), so a table of thousands of columns cannot index them all
- * (1,500 indexed columns made a 2-row insert take ~30 s). Columns past the cap are scanned.
+ * (docs/benchmarks.md). Columns past the cap are scanned.
  */
 export const MAX_TEXT_INDEXES = 200;
 

@@ -9,8 +9,8 @@ import { setFlagsFromString } from 'node:v8';
  * only when it has grown. Parsing an xlsx sheet or writing an export makes millions of short-lived
  * objects (cells, strings, records) at a few sites; some survive a collection because a batch is in
  * flight when it runs, the sites get pretenured, and the old generation fills with garbage until a
- * full collection. Without pretenuring the peak is lower and the ingest no slower (README,
- * "Measurements behind the settings").
+ * full collection. Without pretenuring the peak is lower and the ingest no slower (docs/benchmarks.md,
+ * "No allocation-site pretenuring").
  *
  * Call it once, before the work starts (entry points: startSift, the stand-alone ingest worker).
  */

@@ -1,6 +1,6 @@
 /**
  * The environment variables every Sift process reads (the all-in-one server, API processes and
- * stand-alone ingest workers), parsed with zod. The names are a contract (README, configuration).
+ * stand-alone ingest workers), parsed with zod. The names are a contract (docs/configuration.md).
  */
 import { z } from 'zod';
 

@@ -2,7 +2,7 @@
  * What Sift reads from one uploaded spreadsheet. Where Excel has a limit Sift keeps it, so a file
  * that claims more than Excel can hold (a cell at column XFE, a 100 MB cell) is refused with a
  * message instead of costing the process its memory; the other limits bound what is held in memory
- * while a file is read. The README's security section lists them.
+ * while a file is read. docs/security.md lists them.
  */
 export const SHEET_LIMITS = {
   /** Excel's last row. */

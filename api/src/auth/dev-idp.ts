@@ -267,8 +267,7 @@ yes.type = 'hidden'; yes.name = 'logout'; yes.value = 'yes'; f.appendChild(yes);
  *
  * Why: on Node 20 an enabled AsyncLocalStorage installs async hooks for the whole process, and they
  * stay installed after the request: from the first sign-in on, every promise Sift made paid for
- * them, and an xlsx ingest creates millions (two 200k-row workbooks through Sift alone: the hooks took
- * ~5 % of the process's CPU in a profile, with more garbage to collect).
+ * them, and an xlsx ingest creates millions (docs/benchmarks.md, "The embedded engine in the process").
  */
 function releasingRequestContext(
   handler: (req: IncomingMessage, res: ServerResponse) => unknown,

@@ -4,8 +4,7 @@ import { ClientGoneError } from '../errors.ts';
 
 /**
  * Bytes read from a file and written to a response at a time: large pieces mean few writes to the
- * socket, and a download runs at about twice the rate of 1 MB pieces (README, "Measurements behind
- * the settings").
+ * socket, and a faster download (docs/benchmarks.md, "Sending a kept export").
  */
 export const SEND_PIECE_BYTES = 4 * 1024 * 1024;
 
@@ -36,10 +35,9 @@ function write(res: ServerResponse, chunk: Buffer): Promise<void> {
  * Memory is bounded and reused: two buffers of {@link SEND_PIECE_BYTES} for the whole response, one
  * being filled from the file while the other is written; a buffer is read into again only once the
  * response has handed it on (its write callback), which is also the backpressure. Reading through
- * `createReadStream` instead allocates a new 4 MB buffer per read; those are freed only by a later
+ * `createReadStream` instead allocates a new buffer per read; those are freed only by a later
  * garbage collection, and glibc serves them from its heap once the first has been freed, so the
- * API's resident memory grew by tens of megabytes over a long export (see the README's export
- * figures).
+ * API's resident memory grew over a long export (docs/benchmarks.md).
  */
 export class FileSender {
   readonly #buffers = [Buffer.allocUnsafeSlow(SEND_PIECE_BYTES), Buffer.allocUnsafeSlow(SEND_PIECE_BYTES)];

@@ -14,8 +14,8 @@ export type ExportQuery = RowQuery & { columns: string[]; metadata?: boolean };
 /**
  * Engine settings for writing a whole export in bounded memory: two threads, sorting spilled to
  * disk past 100 MB, no parallel formatting, and small blocks without read-ahead buffering, because
- * the read in key order holds several blocks of every part it merges (README, "Measurements behind
- * the settings").
+ * the read in key order holds several blocks of every part it merges (docs/benchmarks.md, "Writing
+ * exports").
  */
 const BOUNDED_EXPORT_SETTINGS = {
   max_threads: 2,
@@ -71,7 +71,7 @@ function exportSelect(
   if (!c) return null;
   const params: Record<string, unknown> = { ...c.params };
   // The first byte's code (= + - @ TAB CR LF), not a one-character substring: no string is made
-  // per cell (the check cost ~25 % of a CSV export's engine time).
+  // per cell (a substring per cell was a large share of a CSV export's engine time).
   const safe = (expr: string) =>
     `if(ascii(${expr}) IN (61, 43, 45, 64, 9, 13, 10) AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
   const fields = query.columns.map((header, i) => {

@@ -9,8 +9,8 @@ import { RAGGED_MARKER, type CsvFileLoad, type RowBatch, type RowsTable } from '
 /**
  * The Linux nice value of the engine threads that run an ingest's queries (loads, AUTHOR rows) and
  * merges: searches and suggestions run at 0, so when both want the cores the user's query gets
- * them first, and an ingest on an idle machine runs as fast as before (README, "Ingest yields to
- * searches"). The engine applies it only with CAP_SYS_NICE; without, everything runs at 0.
+ * them first, and an ingest on an idle machine runs as fast as before (docs/benchmarks.md, "Ingest
+ * yields to searches"). The engine applies it only with CAP_SYS_NICE; without, everything runs at 0.
  */
 export const INGEST_NICE = 10;
 
@@ -21,7 +21,7 @@ export const INGEST_PRIORITY = { os_threads_nice_value_query: INGEST_NICE } as c
  * Engine settings that keep `INSERT … SELECT FROM file()` in bounded memory: one reading thread
  * with `pread` (the default mmap counts the whole file in the process's RSS), small parse blocks
  * and parts of at most 25k rows / 8 MB, so the text-index dictionaries built per part stay small
- * (a third of the defaults' peak memory, and no slower: README, "Measurements behind the settings").
+ * (docs/benchmarks.md, "Loading a CSV with `file()`").
  */
 const BOUNDED_LOAD_SETTINGS = {
   ...INGEST_PRIORITY,

@@ -134,7 +134,7 @@ export class RowsRepository {
   /**
    * Removes every row of these files (lightweight delete, waited for). Files without rows are left
    * out first (a primary-key lookup): the delete is a mutation of every part that may hold them,
-   * which took 0.3–0.9 s on a table of a few hundred thousand rows even when it removed nothing,
+   * which costs time on every part even when it removes nothing (docs/benchmarks.md),
    * and every ingest starts by clearing what an earlier attempt left. On a cluster the delete goes to
    * every shard's local table (a Distributed table refuses DELETE).
    */

@@ -14,7 +14,7 @@ export const INSERT_BATCH_ROWS = 20_000;
  * With a `scratchDir` (embedded engine only) each batch is written there as a CSV file and loaded
  * with `INSERT … SELECT … FROM file()`: the engine spends less CPU on it than on the same rows sent
  * as JSONCompactEachRow, which matters on a 2-core machine where parsing has the other core
- * (README, "Measurements behind the settings").
+ * (docs/benchmarks.md, "Loading parsed rows through batch files").
  * Rows are written to the batch file as they arrive (see add), so a batch is never held as cells.
  * Without one, or for rows with headers past the column guard, batches go through the client.
  */
