@@ -1,6 +1,6 @@
 /** `rows`: the searchable rows of every file (see RowsRepository). */
 export { RowsRepository } from './rows.repository.ts';
-export { SUGGEST_LIMITS } from './search.ts';
+export { SUGGEST_LIMITS } from './suggest-sql.ts';
 export {
   AUTHOR_PAIR_STRUCTURE,
   type AuthorCells,

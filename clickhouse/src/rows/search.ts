@@ -1,74 +1,8 @@
 import type { FileRow } from '../files.repository.ts';
-import { containsParts, containsTerm, ident, type ContainsTerm } from '../sql.ts';
-import { anyOf, compileQuery, filterSql, keyBound, toHits, valueOf } from './criteria-sql.ts';
+import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
+import { suggestAnySql, suggestSql, type SuggestionRead, type SuggestionReads } from './suggest-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
-
-/**
- * Bounds of a suggestion query: stop after this many matching rows, this many rows read or this
- * many seconds, and answer from what was read (the most frequent values of a sample).
- */
-export const SUGGEST_LIMITS = { matches: 100_000, rowsRead: 20_000_000, seconds: 2 } as const;
-/**
- * Rows the folded read of a suggestion reads when the text index cannot serve its term (see
- * RowSearch.#suggestionReads), since folding every row of a large table takes far longer than a
- * suggestion may. A bound in rows, not in time, so the same rows are always read: a time bound
- * could stop the read before it had matched a row, and `mu` suggested no `Müller`.
- */
-export const SUGGEST_FOLDED_ROWS = 200_000;
-const SUGGEST_SETTINGS = {
-  max_execution_time: SUGGEST_LIMITS.seconds,
-  timeout_overflow_mode: 'break',
-  max_rows_to_read: String(SUGGEST_LIMITS.rowsRead),
-  read_overflow_mode: 'break',
-} as const;
-
-/**
- * Headers whose cells are `;`-separated lists in Web of Science and Scopus exports: a suggestion
- * for one of them is a single item (`Smith, M`), not a whole list.
- */
-export const MULTI_VALUE_HEADERS: ReadonlySet<string> = new Set([
-  'Authors',
-  'Author Full Names',
-  'Author full names',
-  'Book Authors',
-  'Book Author Full Names',
-  'Book Editors',
-  'Group Authors',
-  'Book Group Authors',
-  'Email Addresses',
-  'Author Keywords',
-  'Keywords Plus',
-  'Index Keywords',
-  'Researcher Ids',
-  'ORCIDs',
-  'WoS Categories',
-  'Research Areas',
-  'Affiliations',
-  'Funding Orgs',
-]);
-
-/**
- * How a suggestion read matches a value: `match`, the whole condition on an expression; `narrow`,
- * the part of it the text skip index answers row by row (the term's fragments, see containsParts),
- * or null.
- */
-interface SuggestMatch {
-  match: (expr: string) => string;
-  narrow: ((expr: string) => string) | null;
-}
-
-/**
- * The filter of a suggestion read of `rows` (see filterSql): the searched files, `conditions`, and
- * any of `exprs` matching `m` (none without `m`), any of their narrow parts read first.
- */
-function rowsFilter(m: SuggestMatch | null, exprs: string[], conditions: string[]): string {
-  return filterSql(
-    ['file_id IN {fileIds:Array(String)}'],
-    m?.narrow ? [anyOf(exprs.map(m.narrow))] : [],
-    m ? [...conditions, anyOf(exprs.map(m.match))] : conditions,
-  );
-}
 
 /** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
 export class RowSearch {
@@ -115,8 +49,8 @@ export class RowSearch {
   /**
    * Facets of the query's matching rows: for each of `headers` that a searched file has, its `limit`
    * most frequent non-blank values with their row counts (most frequent first, then by value), in
-   * one read of the matching rows (GROUPING SETS: one aggregation per header; 1.6× faster than
-   * turning each row into one per header). Counts are exact. A header no file has gets no entry.
+   * one read of the matching rows (GROUPING SETS: one aggregation per header, faster than
+   * turning each row into one per header; docs/benchmarks.md). Counts are exact. A header no file has gets no entry.
    */
   async facets(query: RowQuery, headers: readonly string[], limit: number): Promise<SearchFacet[]> {
     const c = compileQuery(query);
@@ -191,28 +125,9 @@ export class RowSearch {
    * then counts items). A term the text index cannot serve (see #suggestionReads) is read twice.
    */
   async suggest(files: FileRow[], header: string, query: string, limit: number): Promise<string[]> {
-    const value = valueOf(files, header, 'h');
-    if (!files.length || !value) return [];
-    const term = containsTerm('t', query);
-    const params = {
-      ...term.params,
-      fileIds: files.map((f) => f.id),
-      h: header,
-      limit,
-      sample: SUGGEST_LIMITS.matches,
-    };
-    // The cell is matched first (its skip index serves that), then each of its items.
-    const read = (m: SuggestMatch) => {
-      const cells = rowsFilter(query ? m : null, [value], [`${value} != ''`]);
-      const sql = MULTI_VALUE_HEADERS.has(header)
-        ? `SELECT v FROM (
-             SELECT trimBoth(arrayJoin(splitByChar(';', ${value}))) AS v FROM ${this.t.table} ${cells})
-           WHERE v != ''${query ? ` AND ${m.match('v')}` : ''}`
-        : `SELECT ${value} AS v FROM ${this.t.table} ${cells}`;
-      return `SELECT v, count() AS n FROM (${sql} LIMIT {sample:UInt64})
-              GROUP BY v ORDER BY n DESC, v LIMIT {limit:UInt64}`;
-    };
-    const counts = await this.#suggestionReads(term, read, params);
+    const reads = suggestSql(this.t.table, files, header, query, limit);
+    if (!reads) return [];
+    const counts = await this.#suggestionReads(reads);
     return counts.slice(0, limit).map((c) => c.key[0]!);
   }
 
@@ -226,54 +141,22 @@ export class RowSearch {
     query: string,
     limit: number,
   ): Promise<{ column: string; value: string }[]> {
-    const pairs = new Map<string, string>(); // physical column → header
-    for (const f of files)
-      for (const [h, c] of Object.entries(f.columnMap)) if (c && !pairs.has(c)) pairs.set(c, h);
-    if (!files.length || !pairs.size || !query) return [];
-    const term = containsTerm('t', query);
-    const params: Record<string, unknown> = {
-      ...term.params,
-      fileIds: files.map((f) => f.id),
-      limit,
-      sample: SUGGEST_LIMITS.matches,
-    };
-    const cols = [...pairs];
-    cols.forEach(([, h], i) => (params[`h${i}`] = h));
-    const tuples = cols.map(([c], i) => `({h${i}:String}, ${ident(c)})`).join(', ');
-    const read = (m: SuggestMatch) =>
-      `SELECT p.1 AS column, p.2 AS value, count() AS n FROM (
-         SELECT arrayJoin([${tuples}]) AS p FROM ${this.t.table}
-         ${rowsFilter(
-           m,
-           cols.map(([c]) => ident(c)),
-           [],
-         )}
-         LIMIT {sample:UInt64})
-       WHERE ${m.match('value')}
-       GROUP BY column, value ORDER BY n DESC, value LIMIT {limit:UInt64}`;
-    const counts = await this.#suggestionReads(term, read, params);
+    const reads = suggestAnySql(this.t.table, files, query, limit);
+    if (!reads) return [];
+    const counts = await this.#suggestionReads(reads);
     return counts.slice(0, limit).map(({ key: [column, value] }) => ({ column: column!, value: value! }));
   }
 
   /**
-   * Runs a suggestion read (`read`: its SQL for a SuggestMatch; it answers its keys then `n`,
-   * the count) and answers the keys by count, most first. The folded match reads every row, folding
-   * each, when the text index cannot serve the term (shorter than INDEXED_FRAGMENT_MIN, or split
-   * by separators into shorter pieces): several times slower than ILIKE. Such a term is read
-   * twice side by side: with ILIKE, within SUGGEST_LIMITS, and folded, over the first
-   * SUGGEST_FOLDED_ROWS rows. A key's count is the larger of the two (the folded read finds what
-   * the ILIKE read finds, and more when it reads every row), so the answer holds every value ILIKE
-   * finds and the accented spellings among the rows the folded read reached.
+   * Runs a suggestion's reads (see suggestionReads: one, or two side by side) and answers their keys
+   * by count, most first; a key read twice takes the larger count (the folded read finds what the
+   * ILIKE read finds, and more when it reads every row).
    */
-  async #suggestionReads(
-    term: ContainsTerm,
-    read: (m: SuggestMatch) => string,
-    params: Record<string, unknown>,
-  ): Promise<{ key: string[]; n: number }[]> {
-    const run = async (sql: string, settings: Record<string, string | number>) => {
+  async #suggestionReads(reads: SuggestionReads): Promise<{ key: string[]; n: number }[]> {
+    const run = async ({ sql, settings }: SuggestionRead) => {
       const rs = await this.t.client.query({
         query: sql,
-        query_params: params,
+        query_params: reads.params,
         format: 'JSONCompactEachRow',
         clickhouse_settings: settings,
       });
@@ -282,22 +165,10 @@ export class RowSearch {
         n: Number(r[r.length - 1]),
       }));
     };
-    const folded = (settings: Record<string, string | number>) =>
-      run(
-        read({
-          match: (e) => containsParts(e, term).match,
-          narrow: term.fragments.length ? (e) => containsParts(e, term).narrow! : null,
-        }),
-        settings,
-      );
-    // No term (every value), or one the index serves: one read.
-    if (term.indexed || term.params[term.param] === '%%') return folded(SUGGEST_SETTINGS);
-    const [plain, partial] = await Promise.all([
-      run(read({ match: (e) => `${e} ILIKE {${term.param}:String}`, narrow: null }), SUGGEST_SETTINGS),
-      folded({ ...SUGGEST_SETTINGS, max_rows_to_read: String(SUGGEST_FOLDED_ROWS) }),
-    ]);
+    const results = await Promise.all(reads.reads.map(run));
+    if (results.length === 1) return results[0]!;
     const merged = new Map<string, { key: string[]; n: number }>();
-    for (const row of [...plain, ...partial]) {
+    for (const row of results.flat()) {
       const id = JSON.stringify(row.key);
       const seen = merged.get(id);
       if (!seen || seen.n < row.n) merged.set(id, row);
