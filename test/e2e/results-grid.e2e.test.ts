@@ -128,7 +128,7 @@ describe('Results grid, in a browser', () => {
     await app.sees('Showing 10 results');
     expect(await app.search.columnInput('Name').inputValue()).toBe('person 0');
     await page.locator('[role="columnheader"][aria-sort="ascending"]').waitFor();
-    expect(new URL(page.url()).searchParams.get('q.Name')).toBe('person 0');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q.Name')).toBe('person 0');
 
     await page.getByRole('button', { name: 'Saved searches (1)' }).click();
     await page.getByRole('button', { name: 'Delete Early people' }).click();

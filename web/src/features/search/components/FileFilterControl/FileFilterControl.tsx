@@ -29,6 +29,8 @@ export interface FileFilterControlProps {
   files: readonly FileRecord[];
   filter: FileFilter;
   onChange: (filter: FileFilter) => void;
+  /** How long ticks must pause before they are applied, in ms (FILTER_PAUSE_MS unless a test says). */
+  pauseMs?: number;
 }
 
 /** Ticks in the open checklist are applied once they pause this long (or when it closes), in ms. */
@@ -45,7 +47,12 @@ const sameFilter = (a: FileFilter, b: FileFilter) =>
  * gathered and applied (one search) when it closes or after a pause of FILTER_PAUSE_MS, not one
  * search a tick.
  */
-export function FileFilterControl({ files, filter: applied, onChange }: FileFilterControlProps) {
+export function FileFilterControl({
+  files,
+  filter: applied,
+  onChange,
+  pauseMs = FILTER_PAUSE_MS,
+}: FileFilterControlProps) {
   const [needle, setNeedle] = useState('');
   const [opened, setOpened] = useState(false);
   /** The checklist's choice while it is open and not yet applied. */
@@ -61,9 +68,9 @@ export function FileFilterControl({ files, filter: applied, onChange }: FileFilt
   });
   useEffect(() => {
     if (!draft) return;
-    const timer = setTimeout(() => latestApply.current(draft), FILTER_PAUSE_MS);
+    const timer = setTimeout(() => latestApply.current(draft), pauseMs);
     return () => clearTimeout(timer);
-  }, [draft]);
+  }, [draft, pauseMs]);
   const close = () => {
     setOpened(false);
     if (draft) apply(draft);
