@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { beforeAll, expect, it } from 'vitest';
-import { neutralise } from '@sift/api';
+import { neutralise } from '@sift/shared/csv-injection';
 import { newUploadRecord, type FileRow, type Storage } from '@sift/clickhouse';
 import { useTempStorage } from './support/storage.ts';
 

@@ -13,7 +13,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FileRow, Storage } from '@sift/clickhouse';
 import { readSpreadsheet } from '@sift/spreadsheet';
-import { neutralise, XlsxStreamWriter } from '@sift/api';
+import { XlsxStreamWriter } from '@sift/api';
+import { neutralise } from '@sift/shared/csv-injection';
 import { rowXml } from '@sift/shared/ooxml';
 import { useTempStorage } from './support/storage.ts';
 

@@ -8,7 +8,7 @@ import { rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
-import { AdminService, type QueueCounts } from './admin/admin.service.ts';
+import { AdminService } from './admin/admin.service.ts';
 import { Maintenance } from './admin/maintenance.ts';
 import { Snapshots } from './admin/snapshots.ts';
 import { authenticate, requireActiveOnboarded } from './auth/middleware.ts';
@@ -16,15 +16,18 @@ import { TokenVerifier } from './auth/token-verifier.ts';
 import type { Config } from './config.ts';
 import type { ErrorBody, PublicConfig } from '@sift/shared/contracts';
 import { errorHandler, NotFoundError } from './errors.ts';
-import { FilesService, type EnqueueIngest } from './files/files.service.ts';
+import { FilesService } from './files/files.service.ts';
+import { UploadIntake } from './files/upload-intake.ts';
 import { filesRoutes } from './files/files.routes.ts';
 import { LocationImport } from './files/location-import.ts';
 import { trackingRoutes } from './files/tracking.routes.ts';
 import { uploadsRoutes } from './files/uploads.routes.ts';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
+import type { IngestQueue } from '@sift/shared/jobs';
 import type { RecordVersions } from '@sift/shared/redis';
-import { ExportHistory } from './search/export-history.ts';
-import { ExportService } from './search/export.service.ts';
+import { ExportHistory } from './export/export-history.ts';
+import { ExportService } from './export/export.service.ts';
+import { exportRoutes } from './export/export.routes.ts';
 import { SavedQueries } from './search/saved-queries.ts';
 import { SearchService } from './search/search.service.ts';
 import { RecordCache } from './accounts/record-cache.ts';
@@ -39,14 +42,13 @@ export interface AppDeps {
   /** The OIDC issuer tokens are verified against. */
   issuer: string;
   storage: Storage;
-  enqueue: EnqueueIngest;
-  /** Upload tracking in Redis (shared with the ingest worker). */
+  /** The ingest queue, built by the composition root. */
+  queue: IngestQueue;
+  /** Upload tracking in Redis (shared with the ingest worker); only UploadIntake calls it. */
   tracker: UploadTracker;
   /** The dev identity provider's router, mounted at /idp, when no external issuer is configured. */
   devIdp?: Router | undefined;
   log: (message: string, detail?: unknown) => void;
-  /** Ingest jobs by state, for the admin system statistics (zeros when not given). */
-  queueCounts?: QueueCounts | undefined;
   /**
    * Where the rate limit counts requests: Redis, so every API process behind a load balancer counts
    * the same client together; unset → this process's memory.
@@ -73,12 +75,13 @@ export function createApp(deps: AppDeps): Express {
   // Off on a cluster: a replica behind the one written may answer the reload after a version bump.
   const records = new RecordCache(storage, config.clickhouseCluster ? undefined : deps.recordVersions);
   const accounts = new AccountsService(storage, (t) => verifier.userinfo(t), records);
-  const files = new FilesService(
-    storage,
+  const files = new FilesService(storage, objects);
+  const intake = new UploadIntake(
+    files,
+    deps.tracker,
+    deps.queue,
     incomingDir,
     objects,
-    deps.enqueue,
-    deps.tracker,
     config.accountQuotaBytes,
   );
   const search = new SearchService(storage, deps.log, records);
@@ -136,29 +139,24 @@ export function createApp(deps: AppDeps): Express {
   const fileRoutes = express.Router();
   // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
   fileRoutes.use(columnsRoutes(search));
-  const imports = new LocationImport(config.importLocation, files, incomingDir, config.maxUploadBytes);
-  fileRoutes.use(filesRoutes(files, imports, incomingDir, config.maxUploadBytes));
-  fileRoutes.use(searchRoutes(search, exports, queries));
+  const imports = new LocationImport(config.importLocation, intake, incomingDir, config.maxUploadBytes);
+  fileRoutes.use(filesRoutes(files, intake, imports, incomingDir, config.maxUploadBytes));
+  fileRoutes.use(searchRoutes(search, queries));
+  fileRoutes.use(exportRoutes(exports));
   api.use('/file', requireActiveOnboarded, fileRoutes);
-  api.use(
-    '/parallel',
-    requireActiveOnboarded,
-    uploadsRoutes(files, deps.tracker, incomingDir, config.maxUploadBytes),
-  );
-  api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(deps.tracker));
+  api.use('/parallel', requireActiveOnboarded, uploadsRoutes(intake, incomingDir, config.maxUploadBytes));
+  api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(intake));
   const admin = new AdminService({
     storage,
     files,
     exports,
     queries,
-    tracker: deps.tracker,
-    queueCounts: deps.queueCounts ?? (async () => ({ waiting: 0, active: 0, delayed: 0, failed: 0 })),
+    intake,
     objects,
   });
   const maintenance = new Maintenance({
     storage,
-    tracker: deps.tracker,
-    enqueue: deps.enqueue,
+    intake,
     objects,
     log: deps.log,
   });

@@ -2,5 +2,4 @@
 export { startSift, type RunningSift } from './server.ts';
 export { createApp, type AppDeps } from './app.ts';
 export { loadConfig, type Config } from './config.ts';
-export { neutralise } from './search/export.service.ts';
-export { XlsxStreamWriter, XLSX_ROWS_PER_SHEET } from './search/xlsx-writer.ts';
+export { XlsxStreamWriter, XLSX_ROWS_PER_SHEET } from './export/xlsx-writer.ts';

@@ -7,12 +7,13 @@ import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
 import type { ErrorBody } from '@sift/shared/contracts';
-import { INGEST_JOB_OPTIONS, INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
+import { INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
 import { checkRedis, RecordVersions } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { createApp } from './app.ts';
 import { createDevIdp } from './auth/dev-idp.ts';
+import { bullIngestQueue } from './files/ingest-queue.ts';
 import { isLoopback, listenHost, loadConfig, type Config } from './config.ts';
 
 /** The built web app, served by the all-in-one process. */
@@ -105,18 +106,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     tracker,
     rateLimitStore,
     recordVersions: new RecordVersions(producer, config.queuePrefix),
-    queueCounts: async () => {
-      const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-      return {
-        waiting: c.waiting ?? 0,
-        active: c.active ?? 0,
-        delayed: c.delayed ?? 0,
-        failed: c.failed ?? 0,
-      };
-    },
-    enqueue: async (payload, jobId) => {
-      await queue.add('ingest-file', payload, { ...INGEST_JOB_OPTIONS, jobId: jobId ?? payload.fileId });
-    },
+    queue: bullIngestQueue(queue),
   });
   server.off('request', answerStarting);
   server.on('request', app);

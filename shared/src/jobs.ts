@@ -29,6 +29,34 @@ export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 export type IngestJob = { name: 'ingest-file'; data: IngestFilePayload };
 export type IngestJobName = IngestJob['name'];
 
+/** The one job the ingest queue carries today: ingest a stored upload into its file record. */
+export const INGEST_FILE_JOB = 'ingest-file' satisfies IngestJobName;
+
+/** Jobs of the ingest queue by state. */
+export interface IngestQueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+/**
+ * The producer's side of the ingest queue, as the api sees it: built once in the composition root
+ * (BullMQ there), so no other module names the queue, its job or its options.
+ */
+export interface IngestQueue {
+  /**
+   * Queues one file's ingest.
+   *
+   * @param payload - the file to ingest (see ingestFilePayloadSchema)
+   * @param jobId - the job's id: the file id unless given (a file is queued once; a re-ingest passes its own)
+   * @throws when Redis does not answer
+   */
+  add(payload: IngestFilePayload, jobId?: string): Promise<void>;
+  /** Jobs by state, for the administrators' statistics. */
+  counts(): Promise<IngestQueueCounts>;
+}
+
 export const INGEST_JOB_SCHEMAS: {
   [K in IngestJobName]: z.ZodType<Extract<IngestJob, { name: K }>['data']>;
 } = {

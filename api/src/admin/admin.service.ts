@@ -5,7 +5,6 @@ import { format as csvFormat } from 'fast-csv';
 import type { AccountRow, AuditDocument, Storage } from '@sift/clickhouse';
 import type { ObjectStore } from '@sift/object-store';
 import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
-import type { UploadTracker } from '@sift/shared/upload-tracking';
 import type {
   AccountDeletion,
   AccountStats,
@@ -17,13 +16,12 @@ import type {
 import { toAccount } from '../accounts/accounts.service.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { FilesService } from '../files/files.service.ts';
-import type { ExportHistory } from '../search/export-history.ts';
-import { neutralise } from '../search/export.service.ts';
+import type { UploadIntake } from '../files/upload-intake.ts';
+import type { ExportHistory } from '../export/export-history.ts';
+import { neutralise } from '@sift/shared/csv-injection';
 import type { SavedQueries } from '../search/saved-queries.ts';
 
 /** Ingest jobs by state (BullMQ's counts). */
-export type QueueCounts = () => Promise<SystemStats['queue']>;
-
 /**
  * The contact exports: `emails` has one column (Email); `full` has Name (every name the email was
  * paired with, `; `-separated), Email and Source Files (the uploads it was found in).
@@ -44,8 +42,7 @@ export class AdminService {
       files: FilesService;
       exports: ExportHistory;
       queries: SavedQueries;
-      tracker: UploadTracker;
-      queueCounts: QueueCounts;
+      intake: UploadIntake;
       objects: ObjectStore;
     },
   ) {}
@@ -117,7 +114,7 @@ export class AdminService {
   async deleteAccount(actor: Actor, id: string): Promise<AccountDeletion> {
     if (id === actor.id) throw new ConflictError('You cannot delete your own account.', 'SELF_DELETE');
     const account = await this.#account(id);
-    const { files, exports, queries, tracker, storage } = this.deps;
+    const { files, exports, queries, intake, storage } = this.deps;
     const owned = await storage.files.list({ ownerId: id });
     let filesDeleted = 0;
     // GENERAL files first: deleting one also removes the AUTHOR file derived from it.
@@ -136,7 +133,7 @@ export class AdminService {
     for (const e of kept) await exports.delete(id, e.id);
     const saved = await queries.list(id);
     for (const q of saved) await queries.delete(id, q.id);
-    const uploadSessionsDeleted = await tracker.removeAll(id);
+    const uploadSessionsDeleted = await intake.removeSessions(id);
     await storage.accounts.remove(account);
     const result: AccountDeletion = {
       accountId: id,
@@ -181,7 +178,7 @@ export class AdminService {
         originalsBytes: (await objects.usage('blobs/')).bytes,
         exportsBytes: (await objects.usage('exports/')).bytes,
       },
-      queue: await this.deps.queueCounts(),
+      queue: await this.deps.intake.queueCounts(),
     };
   }
 

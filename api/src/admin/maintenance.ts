@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Storage } from '@sift/clickhouse';
 import { exportKey, originalKey, type ObjectStore } from '@sift/object-store';
-import type { UploadTracker } from '@sift/shared/upload-tracking';
 import type { DeletionResult } from '@sift/shared/contracts';
-import type { EnqueueIngest } from '../files/files.service.ts';
+import type { UploadIntake } from '../files/upload-intake.ts';
 
 /** What one maintenance call does (each admin endpoint is a combination). */
 export interface MaintenanceParts {
@@ -28,8 +27,7 @@ export class Maintenance {
   constructor(
     private readonly deps: {
       storage: Storage;
-      tracker: UploadTracker;
-      enqueue: EnqueueIngest;
+      intake: UploadIntake;
       objects: ObjectStore;
       log: (message: string, detail?: unknown) => void;
     },
@@ -37,7 +35,7 @@ export class Maintenance {
 
   async run(parts: MaintenanceParts): Promise<DeletionResult> {
     const started = Date.now();
-    const { storage, tracker } = this.deps;
+    const { storage, intake } = this.deps;
     const result: DeletionResult = {
       filesDeleted: 0,
       fileDataRecordsDeleted: 0,
@@ -79,7 +77,7 @@ export class Maintenance {
     }
     if (parts.tracking) {
       try {
-        result.uploadTrackingDataCleared = await tracker.clearAll();
+        result.uploadTrackingDataCleared = await intake.clearTracking();
       } catch (e) {
         this.deps.log('Maintenance failed (upload tracking)', e);
         result.uploadTrackingError = e instanceof Error ? e.message : String(e);
@@ -98,33 +96,14 @@ export class Maintenance {
    * their rows are back. Returns how many were queued.
    */
   async #reindex(): Promise<number> {
-    const { storage, tracker, enqueue } = this.deps;
+    const { storage, intake } = this.deps;
     const files = (await storage.files.listAll()).filter(
       (f) => f.fileType === 'GENERAL' && f.filename && f.status !== 'FAILED',
     );
     const byOwner = new Map<string, typeof files>();
     for (const f of files) byOwner.set(f.ownerId, [...(byOwner.get(f.ownerId) ?? []), f]);
     const run = randomUUID();
-    for (const [ownerId, owned] of byOwner) {
-      const session = await tracker.createSession(ownerId, 'Reindex', true);
-      await tracker.addFiles(
-        session.id,
-        owned.map((f) => ({ fileId: f.id, fileName: f.originalFilename })),
-      );
-      for (const f of owned) {
-        await storage.files.save({ ...f, status: 'PROCESSING' });
-        await enqueue(
-          {
-            fileId: f.id,
-            ownerId,
-            storedName: f.filename,
-            originalFilename: f.originalFilename,
-            sessionId: session.id,
-          },
-          `${f.id}:reindex:${run}`,
-        );
-      }
-    }
+    for (const [ownerId, owned] of byOwner) await intake.reingest(ownerId, owned, run);
     return files.length;
   }
 }

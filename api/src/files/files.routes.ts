@@ -17,7 +17,8 @@ import {
 } from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
 import { BadRequestError, HttpError } from '../errors.ts';
-import type { FilesService, StoredUpload } from './files.service.ts';
+import type { FilesService } from './files.service.ts';
+import type { StoredUpload, UploadIntake } from './upload-intake.ts';
 import { fileTooLargeMessage } from './limits.ts';
 import type { LocationImport } from './location-import.ts';
 
@@ -92,16 +93,16 @@ export function requestUploads(req: Request): StoredUpload[] {
  * The handlers every upload endpoint shares: one file (a refused file is the request's error) or
  * many (a refused file fails alone), each in a new upload session.
  */
-export function uploadHandlers(files: FilesService): { one: RequestHandler; many: RequestHandler } {
+export function uploadHandlers(intake: UploadIntake): { one: RequestHandler; many: RequestHandler } {
   return {
     one: async (req, res) => {
-      const accepted = await files.accept(accountOf(res).id, requestUploads(req), { strict: true });
+      const accepted = await intake.accept(accountOf(res).id, requestUploads(req), { strict: true });
       res
         .status(201)
         .json({ file: accepted.files[0]!, sessionId: accepted.sessionId } satisfies UploadResponse);
     },
     many: async (req, res) => {
-      const accepted = await files.accept(accountOf(res).id, requestUploads(req));
+      const accepted = await intake.accept(accountOf(res).id, requestUploads(req));
       res.status(201).json(accepted satisfies UploadMultipleResponse);
     },
   };
@@ -110,13 +111,14 @@ export function uploadHandlers(files: FilesService): { one: RequestHandler; many
 /** `/api/file/*`: uploads and file records. */
 export function filesRoutes(
   files: FilesService,
+  intake: UploadIntake,
   imports: LocationImport,
   blobDir: string,
   maxUploadBytes: number,
 ): Router {
   const router = Router();
   const upload = uploadMiddlewares(blobDir, maxUploadBytes);
-  const handle = uploadHandlers(files);
+  const handle = uploadHandlers(intake);
   router.post('/upload', upload.single('file'), handle.one);
   router.post('/upload-multiple', upload.array('files'), handle.many);
 

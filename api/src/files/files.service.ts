@@ -1,209 +1,29 @@
-import { randomUUID } from 'node:crypto';
-import { unlink } from 'node:fs/promises';
-import path from 'node:path';
-import { newUploadRecord, type FileRow, type Storage } from '@sift/clickhouse';
+import type { FileRow, Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
 import type { FileRecord, FileStatistics, AuthorFileStatistics, ImportReport } from '@sift/shared/contracts';
-import type { IngestFilePayload } from '@sift/shared/jobs';
-import type { UploadTracker } from '@sift/shared/upload-tracking';
-import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
 import { originalKey, type ObjectStore } from '@sift/object-store';
-import { HttpError, NotFoundError } from '../errors.ts';
-import { QueueUnavailableError } from './upload-queue-error.ts';
+import { NotFoundError } from '../errors.ts';
 
-/** A stored upload as multer leaves it on disk. */
-export interface StoredUpload {
-  originalFilename: string;
-  storedName: string;
-  sizeBytes: number;
-}
-
-/** Enqueues one ingest job (the queue module owns BullMQ). */
-/** Queues one ingest job; `jobId` defaults to the file id (a file is queued once), a re-ingest passes its own. */
-export type EnqueueIngest = (payload: IngestFilePayload, jobId?: string) => Promise<void>;
-
-/** File records: creation on upload, listing, reading and deletion, always within one owner's files. */
+/**
+ * File records: recording, listing, reading and deletion, always within one owner's files. What
+ * happens when files arrive is UploadIntake's.
+ */
 export class FilesService {
   constructor(
     private readonly storage: Storage,
-    /** Where uploads arrive (multer's destination): the originals' own directory on local disk. */
-    private readonly incomingDir: string,
     /** Where originals are kept (local disk or a shared bucket). */
     private readonly objects: ObjectStore,
-    private readonly enqueue: EnqueueIngest,
-    private readonly tracker: UploadTracker,
-    /** Bytes of originals one account may keep; undefined → no quota. */
-    private readonly quotaBytes?: number,
   ) {}
 
-  /**
-   * Validates each stored upload (content against extension, zip and XML safety) and records it in
-   * an upload session (`sessionId`, else a new finalized one): a valid file as a PROCESSING GENERAL
-   * file with its ingest enqueued; an invalid one, with `strict`, refuses the whole request (415 for
-   * a type or content mismatch, 422 for an unsafe or corrupt file), otherwise it is recorded as
-   * FAILED with the reason so the others go on alone. Refused or failed originals are not kept.
-   * Redis not answering is QueueUnavailableError (503), with nothing kept. With a quota, uploads
-   * that would take the account's originals past it are refused whole (507), nothing kept.
-   */
-  async accept(
-    ownerId: string,
-    uploads: StoredUpload[],
-    options: { strict?: boolean; sessionId?: string | undefined } = {},
-  ): Promise<{ sessionId: string; files: FileRecord[] }> {
-    await this.#checkQuota(ownerId, uploads);
-    const checks = await Promise.all(uploads.map((u) => this.#validate(u)));
-    const problems = checks.map((c) => (c instanceof InvalidFileError ? c : null));
-    const refused = problems.find((p) => p !== null);
-    if (options.strict && refused) {
-      await this.#discardAll(uploads);
-      throw new HttpError(refused.kind === 'unsupported' ? 415 : 422, 'INVALID_FILE', refused.message);
-    }
-    const rows: FileRow[] = uploads.map((upload, i) =>
-      newUploadRecord({
-        id: randomUUID(),
-        ownerId,
-        originalFilename: upload.originalFilename,
-        filename: upload.storedName,
-        sizeBytes: upload.sizeBytes,
-        errorMessage: problems[i]?.message,
-      }),
-    );
-    let sessionId: string;
-    try {
-      sessionId =
-        options.sessionId ?? (await this.tracker.createSession(ownerId, sessionName(uploads), true)).id;
-      await this.tracker.addFiles(
-        sessionId,
-        rows.map((r) => ({
-          fileId: r.id,
-          fileName: r.originalFilename,
-          status: r.status === 'FAILED' ? 'FAILED' : 'PENDING',
-          errorMessage: r.errorMessage || null,
-        })),
-      );
-    } catch (e) {
-      await this.#discardAll(uploads);
-      if (e instanceof HttpError) throw e;
-      throw new QueueUnavailableError();
-    }
-    for (const [i, row] of rows.entries()) {
-      await this.storage.files.save(row);
-      if (row.status === 'FAILED') {
-        await this.#discard(uploads[i]!);
-        continue;
-      }
-      try {
-        await this.#keep(uploads[i]!);
-      } catch (e) {
-        await this.#strand(
-          rows.slice(i),
-          uploads.slice(i),
-          'The file could not be stored. Please upload it again.',
-        );
-        throw e;
-      }
-      try {
-        await this.enqueue({
-          fileId: row.id,
-          ownerId,
-          storedName: row.filename,
-          originalFilename: row.originalFilename,
-          sessionId,
-          ...(typeof checks[i] === 'string' && { format: checks[i] }),
-        });
-      } catch {
-        await this.#strand(
-          rows.slice(i),
-          uploads.slice(i),
-          'The file could not be queued for processing. Please upload it again.',
-        );
-        throw new QueueUnavailableError();
-      }
-    }
-    return { sessionId, files: rows.map(toFileRecord) };
+  /** Writes file records as they are now (a new upload, a status change). */
+  async record(...rows: FileRow[]): Promise<void> {
+    await this.storage.files.save(...rows);
   }
 
-  /**
-   * Files that can never finish (not stored or not queued) fail now, and their originals go, from
-   * where they arrived and from a bucket they may have reached (best effort: the request is failing).
-   */
-  async #strand(rows: FileRow[], uploads: StoredUpload[], message: string): Promise<void> {
-    const stranded = rows.filter((r) => r.status !== 'FAILED');
-    await this.storage.files.save(
-      ...stranded.map((r) => ({ ...r, status: 'FAILED' as const, errorMessage: message })),
-    );
-    await this.#discardAll(uploads);
-    if (this.objects.kind !== 'local')
-      await this.objects.remove(uploads.map((u) => originalKey(u.storedName))).catch(() => undefined);
-  }
-
-  /** Moves an accepted upload into the object store (nothing to do where it arrived in place). */
-  async #keep(upload: StoredUpload): Promise<void> {
-    const incoming = path.join(this.incomingDir, upload.storedName);
-    const key = originalKey(upload.storedName);
-    if (this.objects.localPath(key) === incoming) return;
-    await this.objects.putFile(key, incoming);
-    await unlink(incoming).catch(() => undefined);
-  }
-
-  /** Refuses `uploads` (507, their originals removed) when they would take `ownerId` past the quota. */
-  async #checkQuota(ownerId: string, uploads: StoredUpload[]): Promise<void> {
-    try {
-      await this.ensureRoom(
-        ownerId,
-        uploads.reduce((n, u) => n + u.sizeBytes, 0),
-      );
-    } catch (e) {
-      await this.#discardAll(uploads);
-      throw e;
-    }
-  }
-
-  /**
-   * Resolves when `incomingBytes` more originals fit in `ownerId`'s quota (always, without one);
-   * otherwise 507 QUOTA_EXCEEDED saying what is left. accept() checks again with the stored sizes.
-   */
-  async ensureRoom(ownerId: string, incomingBytes: number): Promise<void> {
-    if (this.quotaBytes === undefined) return;
+  /** Bytes of originals the owner keeps (its GENERAL files' sizes). */
+  async originalBytes(ownerId: string): Promise<number> {
     const kept = await this.storage.files.list({ ownerId, fileType: 'GENERAL' });
-    const used = kept.reduce((n, f) => n + f.sizeBytes, 0);
-    if (used + incomingBytes <= this.quotaBytes) return;
-    const size = (bytes: number) =>
-      bytes < 2 ** 20 ? `${Math.ceil(Math.max(0, bytes) / 1024)} KB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
-    throw new HttpError(
-      507,
-      'QUOTA_EXCEEDED',
-      `This upload needs ${size(incomingBytes)}, but your account has ${size(this.quotaBytes - used)} of its ${size(this.quotaBytes)} storage left. Delete files you no longer need, or ask an administrator for more space.`,
-    );
-  }
-
-  /**
-   * The upload's format once validated (the ingest then skips validating it again), why it cannot
-   * be ingested, or null for an empty file (it goes on and fails at ingest with its own message).
-   */
-  async #validate(upload: StoredUpload): Promise<SpreadsheetFormat | InvalidFileError | null> {
-    try {
-      return await validateSpreadsheet(
-        path.join(this.incomingDir, upload.storedName),
-        upload.originalFilename,
-      );
-    } catch (e) {
-      if (e instanceof InvalidFileError) return e.kind === 'empty' ? null : e;
-      throw e;
-    }
-  }
-
-  async #discard(upload: StoredUpload): Promise<void> {
-    await unlink(path.join(this.incomingDir, upload.storedName)).catch(() => undefined);
-  }
-
-  async #discardAll(uploads: StoredUpload[]): Promise<void> {
-    await Promise.all(uploads.map((u) => this.#discard(u)));
-  }
-
-  /** Removes stored uploads that will not be recorded (a refused request). */
-  discard(uploads: StoredUpload[]): Promise<void> {
-    return this.#discardAll(uploads);
+    return kept.reduce((n, f) => n + f.sizeBytes, 0);
   }
 
   /** The owner's files in numbers (see FileStatistics). */
@@ -319,15 +139,6 @@ export class FilesService {
     if (!file) throw new NotFoundError('File not found.', 'FILE_NOT_FOUND');
     return file;
   }
-}
-
-/** A session's name from its files: the file name, or the first name and how many more. */
-function sessionName(uploads: StoredUpload[]): string {
-  const [first] = uploads;
-  if (!first) return 'Upload';
-  return uploads.length === 1
-    ? first.originalFilename
-    : `${first.originalFilename} and ${uploads.length - 1} more`;
 }
 
 /** The public file record (spec section 3). */

@@ -10,7 +10,7 @@ import {
   type ImportLocationListing,
 } from '@sift/shared/contracts';
 import { BadRequestError, HttpError, NotFoundError, NotImplementedError } from '../errors.ts';
-import type { FilesService, StoredUpload } from './files.service.ts';
+import type { StoredUpload, UploadIntake } from './upload-intake.ts';
 import { fileTooLargeMessage } from './limits.ts';
 import {
   describeLocation,
@@ -32,7 +32,7 @@ const NOT_CONFIGURED =
 export class LocationImport {
   constructor(
     private readonly config: ImportLocationConfig | undefined,
-    private readonly files: FilesService,
+    private readonly intake: UploadIntake,
     private readonly incomingDir: string,
     private readonly maxUploadBytes: number,
     private readonly open: (config: ImportLocationConfig) => Promise<RemoteDirectory> = openRemoteDirectory,
@@ -72,7 +72,7 @@ export class LocationImport {
         );
       // The quota is checked on the listed sizes first, so a refused import downloads nothing.
       const fitting = chosen.filter((f) => f.sizeBytes <= this.maxUploadBytes);
-      await this.files.ensureRoom(
+      await this.intake.ensureRoom(
         ownerId,
         fitting.reduce((n, f) => n + f.sizeBytes, 0),
       );
@@ -108,7 +108,7 @@ export class LocationImport {
           'FILE_TOO_LARGE',
           `Nothing was imported from ${location}: ${skipped.map((s) => s.name).join(', ')}. ${tooLarge}`,
         );
-      const accepted = await this.files.accept(ownerId, uploads);
+      const accepted = await this.intake.accept(ownerId, uploads);
       return { ...accepted, location, skipped };
     });
   }

@@ -1,3 +1,4 @@
+import { neutraliseSql } from '@sift/shared/csv-injection';
 import {
   columnLetters,
   EDGE_WHITESPACE,
@@ -70,20 +71,16 @@ function exportSelect(
   const c = compileQuery({ ...query, headers: [] });
   if (!c) return null;
   const params: Record<string, unknown> = { ...c.params };
-  // The first byte's code (= + - @ TAB CR LF), not a one-character substring: no string is made
-  // per cell (a substring per cell was a large share of a CSV export's engine time).
-  const safe = (expr: string) =>
-    `if(ascii(${expr}) IN (61, 43, 45, 64, 9, 13, 10) AND NOT match(${expr}, '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', ${expr}), ${expr})`;
   const fields = query.columns.map((header, i) => {
     params[`ch${i}`] = header;
-    return safe(valueOf(query.files, header, `ch${i}`) ?? "''");
+    return neutraliseSql(valueOf(query.files, header, `ch${i}`) ?? "''");
   });
   if (query.metadata) {
     params.metaIds = query.files.map((f) => f.id);
     params.metaNames = query.files.map((f) => f.originalFilename);
     fields.unshift(
-      safe("transform(file_id, {metaIds:Array(String)}, {metaNames:Array(String)}, '')"),
-      safe('sheet'),
+      neutraliseSql("transform(file_id, {metaIds:Array(String)}, {metaNames:Array(String)}, '')"),
+      neutraliseSql('sheet'),
       'row_number',
     );
   }

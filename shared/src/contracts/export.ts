@@ -12,7 +12,7 @@ export const EXPORT_FORMATS = ['XLSX', 'CSV'] as const;
  */
 /**
  * A pre-processing rule (spec section 3): split `sourceColumn` and `targetColumn` on `delimiter`
- * into one row per pair (see api/src/search/preprocessing.ts). `name` defaults to 'Rule N'.
+ * into one row per pair (see api/src/export/preprocessing.ts). `name` defaults to 'Rule N'.
  * `pairing` (issue 23): `position` (the spec's: first with first, …) or `name`, which pairs each
  * target piece (an email) with the source piece (an author) its address names, as AUTHOR files
  * do, since in real exports the email list is often shorter than the author list.

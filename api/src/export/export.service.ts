@@ -10,8 +10,9 @@ import type { z } from 'zod';
 import { unionColumns, type exportRequestSchema, type PreprocessingPreview } from '@sift/shared/contracts';
 import { BadRequestError } from '../errors.ts';
 import { applyRules, splitPairs, type SplitRule } from './preprocessing.ts';
-import type { SearchService } from './search.service.ts';
+import type { SearchService } from '../search/search.service.ts';
 import { rowXml } from '@sift/shared/ooxml';
+import { neutralise } from '@sift/shared/csv-injection';
 import { XLSX_ROWS_PER_SHEET, XlsxStreamWriter } from './xlsx-writer.ts';
 import { SEND_PIECE_BYTES } from './send-file.ts';
 
@@ -19,17 +20,10 @@ export type ParsedExportRequest = z.output<typeof exportRequestSchema>;
 
 const META_COLUMNS = ['File', 'Sheet', 'Row'];
 
-/** A plain number (`-2`, `+1.5`, `3e-7`): safe to export as it is. */
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/**
- * Neutralises a cell against formula injection (OWASP CSV Injection): text starting with `=`, `+`,
- * `-`, `@`, tab, carriage return or line feed is prefixed with `'` so spreadsheet programs show it
- * as text, unless it is a plain number. (The CSV writer then quotes any cell that needs it.)
- */
-export function neutralise(value: string): string {
-  return /^[=+\-@\t\r\n]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-}
+/** The content type of a CSV export (UTF-8, with a BOM). */
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+/** The content type of an XLSX export. */
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** `name` made safe as a download name, plus the format's extension. */
 export function exportFilename(
@@ -145,7 +139,7 @@ export class ExportService {
         filename,
         format: 'CSV',
         columnCount: header.length,
-        contentType: 'text/csv; charset=utf-8',
+        contentType: CSV_CONTENT_TYPE,
         // Without row expansion the engine writes the CSV itself, far faster than the JavaScript
         // writer; pre-processing rules need the rows in JavaScript.
         write: rules.length
@@ -175,7 +169,7 @@ export class ExportService {
       filename,
       format: 'XLSX',
       columnCount: header.length,
-      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      contentType: XLSX_CONTENT_TYPE,
       // Without row expansion the engine writes the worksheet rows' XML itself.
       // Embedded, each sheet's rows go into a file the engine writes, then into the zip as they are
       // (no rows through JavaScript strings, which is faster than passing the pieces through).

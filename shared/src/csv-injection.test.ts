@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exportFilename, neutralise } from './export.service.ts';
+import { neutralise, neutraliseSql } from './csv-injection.ts';
 
-describe('export', () => {
+describe('neutralise', () => {
   it('neutralises cells that a spreadsheet would run as formulas', () => {
     expect(neutralise('=HYPERLINK("http://x")')).toBe('\'=HYPERLINK("http://x")');
     expect(neutralise('+1+cmd|calc')).toBe("'+1+cmd|calc");
@@ -15,12 +15,9 @@ describe('export', () => {
     for (const n of ['-2', '+1', '-0.5', '+3.25e-7', '-.5']) expect(neutralise(n)).toBe(n);
   });
 
-  it('names the file from the custom name or the default, with the lower-cased extension', () => {
-    expect(exportFilename('XLSX', 'my results', 'GENERAL')).toBe('my results.xlsx');
-    expect(exportFilename('CSV', 'a/b:c.csv', 'GENERAL')).toBe('a_b_c.csv');
-    expect(exportFilename('CSV', undefined, 'GENERAL')).toMatch(/^search_results_\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(exportFilename('XLSX', '  ', 'AUTHOR')).toMatch(
-      /^authors_search_results_\d{4}-\d{2}-\d{2}\.xlsx$/,
+  it('is written for the engine as the same rule', () => {
+    expect(neutraliseSql('c')).toBe(
+      "if(ascii(c) IN (61, 43, 45, 64, 9, 13, 10) AND NOT match(c, '^[+-]?([0-9]+\\\\.?[0-9]*|\\\\.[0-9]+)([eE][+-]?[0-9]+)?$'), concat('\\'', c), c)",
     );
   });
 });

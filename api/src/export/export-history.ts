@@ -2,15 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { ExportDocument, Storage, StoredDocument } from '@sift/clickhouse';
 import { exportKey, type ObjectStore } from '@sift/object-store';
 import type { ExportHistoryEntry, PreprocessingPreview } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
-import type { ExportService, ParsedExportRequest } from './export.service.ts';
+import {
+  CSV_CONTENT_TYPE,
+  XLSX_CONTENT_TYPE,
+  type ExportService,
+  type ParsedExportRequest,
+  type PreparedExport,
+} from './export.service.ts';
 import { FileSender, sendFileRange } from './send-file.ts';
 import { broadcastStream } from './broadcast-stream.ts';
+
+/**
+ * A download a route sends: the name and content type to announce, then `sendTo`, which writes the
+ * body to the response (the route ends it) and resolves with `T`. A failure rejects after part of
+ * the body may have been sent: the route then destroys the response, so the client sees a failed
+ * download, never a short file.
+ */
+export interface ExportDownload<T> {
+  filename: string;
+  contentType: string;
+  sendTo(res: ServerResponse): Promise<T>;
+}
 
 /** While the engine writes an export file, its new bytes are looked for this often, in ms. */
 const TAIL_INTERVAL_MS = 15;
@@ -23,7 +41,7 @@ const TAIL_INTERVAL_MS = 15;
  * caller then destroys the response, so the client sees a failed download, never a short file.
  */
 async function sendWhileWritten(
-  res: Response,
+  res: ServerResponse,
   file: string,
   writing: AsyncGenerator<unknown, number>,
 ): Promise<number> {
@@ -85,26 +103,34 @@ export class ExportHistory {
   ) {}
 
   /**
-   * Streams the export to `res` and keeps it. Resolves with its history entry. The engine's freed
-   * memory is purged while it runs (Storage.purgingMemory).
+   * Prepares an export (its checks fail here, before anything is sent) and answers what the route
+   * needs to send it: the download's name and type, and `sendTo`, which streams the export to the
+   * response and keeps it, resolving with its history entry once the record is written (the
+   * response stays open until then, so a client that lists its exports right after its download has
+   * ended finds this one). The engine's freed memory is purged while it runs (Storage.purgingMemory).
    */
-  run(ownerId: string, request: ParsedExportRequest, res: Response): Promise<ExportHistoryEntry> {
-    return this.storage.purgingMemory(() => this.#run(ownerId, request, res));
+  async start(ownerId: string, request: ParsedExportRequest): Promise<ExportDownload<ExportHistoryEntry>> {
+    const prepared = await this.exports.prepare(ownerId, request);
+    return {
+      filename: prepared.filename,
+      contentType: prepared.contentType,
+      sendTo: (res) => this.storage.purgingMemory(() => this.#run(ownerId, request, prepared, res)),
+    };
   }
 
-  async #run(ownerId: string, request: ParsedExportRequest, res: Response): Promise<ExportHistoryEntry> {
-    const prepared = await this.exports.prepare(ownerId, request);
+  async #run(
+    ownerId: string,
+    request: ParsedExportRequest,
+    prepared: PreparedExport,
+    res: ServerResponse,
+  ): Promise<ExportHistoryEntry> {
     const id = randomUUID();
     const storedName = `${id}.${prepared.format.toLowerCase()}`;
     const key = exportKey(storedName);
     const inPlace = this.objects.localPath(key);
     const file = inPlace ?? path.join(this.scratchDir, 'exports', storedName);
     await mkdir(path.dirname(file), { recursive: true });
-    res.attachment(prepared.filename);
-    res.type(prepared.contentType);
     let rowCount: number;
-    // The response stays open until the history record is written, so a client that lists its
-    // exports right after its download has ended finds this one.
     if (prepared.writeFile) {
       try {
         rowCount = await sendWhileWritten(res, file, prepared.writeFile(file));
@@ -149,7 +175,6 @@ export class ExportHistory {
       await this.objects.remove([key]).catch(() => undefined);
       throw e; // the response is destroyed: the client sees a failed download
     }
-    res.end();
     return toEntry(doc);
   }
 
@@ -163,8 +188,12 @@ export class ExportHistory {
     return (await this.storage.exports.list(ownerId)).map(toEntry);
   }
 
-  /** Sends a kept export as a download; 404 for an unknown id or another account's export. */
-  async download(ownerId: string, id: string, res: Response): Promise<void> {
+  /**
+   * A kept export, to send as a download: its name, its size in bytes and `sendTo`, which writes
+   * its bytes to the response (not ending it). 404 for an unknown id, another account's export or
+   * one whose file is gone.
+   */
+  async download(ownerId: string, id: string): Promise<ExportDownload<void> & { size: number }> {
     const doc = await this.#get(ownerId, id);
     const key = exportKey(doc.body.storedName);
     const gone = () => new NotFoundError('The export file is no longer available', 'EXPORT_NOT_FOUND');
@@ -173,11 +202,15 @@ export class ExportHistory {
     const file = this.objects.localPath(key);
     const body = file ? null : await this.objects.read(key);
     if (!file && !body) throw gone();
-    res.attachment(doc.body.exportFilename);
-    res.setHeader('content-length', String(size));
-    if (file) await sendFileRange(res, file, 0, size - 1);
-    else await pipeline(body!, res, { end: false });
-    res.end();
+    return {
+      filename: doc.body.exportFilename,
+      contentType: doc.body.exportFormat === 'XLSX' ? XLSX_CONTENT_TYPE : CSV_CONTENT_TYPE,
+      size,
+      sendTo: async (res) => {
+        if (file) await sendFileRange(res, file, 0, size - 1);
+        else await pipeline(body!, res, { end: false });
+      },
+    };
   }
 
   /** Removes an export's record and its file; 404 for an unknown id or another account's export. */

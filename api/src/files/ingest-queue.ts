@@ -1,0 +1,31 @@
+import type { Queue } from 'bullmq';
+import {
+  INGEST_FILE_JOB,
+  INGEST_JOB_OPTIONS,
+  type IngestFilePayload,
+  type IngestQueue,
+} from '@sift/shared/jobs';
+
+/**
+ * The ingest queue on BullMQ: each file's job under INGEST_FILE_JOB with the retry defaults, its id
+ * the file's unless one is given. Built once, by the composition root (server.ts).
+ *
+ * @param queue - BullMQ's queue named INGEST_QUEUE, on the producer's Redis connection
+ * @returns the queue as UploadIntake uses it
+ */
+export function bullIngestQueue(queue: Queue<IngestFilePayload>): IngestQueue {
+  return {
+    async add(payload, jobId) {
+      await queue.add(INGEST_FILE_JOB, payload, { ...INGEST_JOB_OPTIONS, jobId: jobId ?? payload.fileId });
+    },
+    async counts() {
+      const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      return {
+        waiting: c.waiting ?? 0,
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+      };
+    },
+  };
+}
