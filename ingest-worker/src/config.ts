@@ -30,6 +30,8 @@ export interface WorkerConfig {
   csvLoader: CsvLoader;
   /** What reading one file in JavaScript may cost (PARSE_MAX_HEAP_MB, PARSE_IDLE_TIMEOUT_MS). */
   readIsolation: ReadIsolation;
+  /** GENERAL rows whose author pairs make one join insert (IngestDeps.authorJoinRunRows); unset → the default. */
+  authorJoinRunRows?: number | undefined;
   /** How long a stop waits for jobs in flight before handing them back to the queue, in ms. */
   shutdownTimeoutMs: number;
   /** The S3-compatible store for originals and exports (S3_*); unset → local disk under `dataDir`. */

@@ -104,6 +104,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     csvChunkBytes: config.csvChunkBytes,
     csvLoader: config.csvLoader,
     readIsolation: config.readIsolation,
+    ...(config.authorJoinRunRows !== undefined && { authorJoinRunRows: config.authorJoinRunRows }),
   });
   return {
     worker,

@@ -6,12 +6,13 @@ import {
   type IngestJob,
   type IngestFilePayload,
   type IngestJobName,
-  type IngestProgress,
 } from '@sift/shared/jobs';
 import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
-import { failFile, ingestFile } from './pipeline/ingest-file.ts';
+import { failFile, ingestFile, type IngestCheckpoints } from './pipeline/ingest-file.ts';
+import type { PublishedGeneral } from './pipeline/stages.ts';
+import { ProgressSink } from './progress-sink.ts';
 import type { IngestDeps } from './pipeline/types.ts';
 
 export interface IngestWorkerOptions extends IngestDeps {
@@ -33,7 +34,7 @@ export interface IngestWorkerOptions extends IngestDeps {
   /**
    * How long a job's lock lasts without renewal, in ms (BullMQ `lockDuration`; the stalled-job check
    * runs at the same interval). A worker that dies mid-file loses its lock after this long and the
-   * job is picked up again, from scratch. Default 30,000.
+   * job is picked up again: from the start, or from its checkpoint. Default 30,000.
    */
   lockDurationMs?: number;
 }
@@ -47,27 +48,31 @@ export const STALLED_MESSAGE =
  * already: the file is PROCESSING, or it is PROCESSED and its AUTHOR file is still being derived.
  */
 async function failIfProcessing(
-  options: Pick<IngestWorkerOptions, 'storage' | 'tracker'>,
+  options: Pick<IngestWorkerOptions, 'storage'>,
   payload: IngestFilePayload,
   message: string,
+  sink: ProgressSink,
 ): Promise<void> {
   const { files } = options.storage;
   const file = await files.get(payload.fileId, payload.ownerId);
   const author = file?.status === 'PROCESSED' ? await files.get(authorFileId(payload.fileId)) : null;
   if (file?.status !== 'PROCESSING' && author?.status !== 'PROCESSING') return;
   await failFile(options.storage, payload, message);
-  if (payload.sessionId) {
-    await options.tracker.updateFile(payload.sessionId, payload.fileId, {
-      status: 'FAILED',
-      errorMessage: message,
-      stageDescription: 'Failed',
-    });
-  }
+  await sink.failed(message);
 }
 
-/** Overall percent from stage n of m and the stage's percent; 100 is kept for "searchable". */
-export function overallPercent(p: IngestProgress): number {
-  return Math.min(99, Math.round(((p.stage - 1 + p.stageProgress / 100) / p.totalStages) * 1000) / 10);
+/**
+ * The job's checkpoints (BullMQ's step-job pattern): the GENERAL file's publication, kept in the
+ * job's data under `checkpoint`, so a retry or a job taken over from a dead worker resumes there.
+ */
+function jobCheckpoints(job: Job): IngestCheckpoints {
+  const data = job.data as { checkpoint?: { published?: PublishedGeneral } };
+  return {
+    published: data.checkpoint?.published ?? null,
+    async save(published) {
+      await job.updateData({ ...(job.data as object), checkpoint: { published } });
+    },
+  };
 }
 
 type Handlers = {
@@ -88,59 +93,16 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
   const handlers: Handlers = {
     'ingest-file': async (job, token, signal) => {
       const payload = INGEST_JOB_SCHEMAS['ingest-file'].parse(job.data);
-      const { sessionId, fileId } = payload;
-      const track = async (patch: Parameters<UploadTracker['updateFile']>[2]) => {
-        if (!sessionId) return;
-        // Tracking is for display: a Redis hiccup here must not fail the ingest.
-        await options.tracker
-          .updateFile(sessionId, fileId, patch)
-          .catch((e: unknown) => log('Tracking update failed', e));
-      };
+      const sink = new ProgressSink(job, options.tracker, payload, log);
       try {
-        const written = await ingestFile(
-          options,
-          payload,
-          async (p) => {
-            await job.updateProgress({ ...p });
-            await track({
-              status: p.stage === 1 ? 'PREPROCESSING' : 'PROCESSING',
-              currentStage: p.stage,
-              totalStages: p.totalStages,
-              stageProgress: p.stageProgress,
-              stageDescription: p.stageDescription,
-              progressPercentage: overallPercent(p),
-            });
-          },
-          signal,
-        );
-        // The AUTHOR file joins the session before its source completes, so the session
-        // never looks complete without it.
-        const authorFiles = written.filter((f) => f.fileType === 'AUTHOR');
-        if (sessionId && authorFiles.length) {
-          await options.tracker
-            .addFiles(
-              sessionId,
-              authorFiles.map((f) => ({
-                fileId: f.id,
-                fileName: f.originalFilename,
-                fileType: 'AUTHOR',
-                status: 'COMPLETED',
-              })),
-            )
-            .catch((e: unknown) => log('Tracking update failed', e));
-        }
-        await track({
-          status: 'COMPLETED',
-          progressPercentage: 100,
-          stageProgress: 100,
-          stageDescription: 'Ready to search',
-        });
+        const written = await ingestFile(options, payload, sink.report, signal, jobCheckpoints(job));
+        await sink.completed(written);
         return { files: written.map((f) => f.id) };
       } catch (e) {
         if (signal?.aborted) {
           // The process is stopping: hand the job back untouched, for this or another worker.
           await job.moveToWait(token);
-          await track({ status: 'PENDING', stageDescription: 'Waiting to be processed' });
+          await sink.handedBack();
           throw new WaitingError();
         }
         const unrecoverable = e instanceof InvalidFileError;
@@ -150,9 +112,9 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
             ? e.message
             : 'The file could not be processed because of a server error. Please try uploading it again.';
           await failFile(options.storage, payload, message);
-          await track({ status: 'FAILED', errorMessage: message, stageDescription: 'Failed' });
+          await sink.failed(message);
         } else {
-          await track({ status: 'PENDING', stageDescription: 'Retrying after an error' });
+          await sink.retrying();
         }
         if (unrecoverable) throw new UnrecoverableError(e.message);
         throw e;
@@ -187,7 +149,8 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
     // A job that failed without its handler running (it stalled too often: its worker died or hung
     // on the file each time) must still leave its file FAILED with a reason.
     if (final && payload.success) {
-      failIfProcessing(options, payload.data, STALLED_MESSAGE).catch((error: unknown) =>
+      const sink = new ProgressSink(null, options.tracker, payload.data, log);
+      failIfProcessing(options, payload.data, STALLED_MESSAGE, sink).catch((error: unknown) =>
         log(`Could not mark file ${payload.data.fileId} as failed`, error),
       );
     }

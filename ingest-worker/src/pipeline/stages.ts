@@ -1,0 +1,324 @@
+/**
+ * The ingest's named stages, in order: validate → load → publish GENERAL → derive AUTHOR → report.
+ * Each takes the run's context (IngestRun) and what the stage before it gave; ingestFile
+ * (ingest-file.ts) runs them and records the GENERAL file's publication as a checkpoint, so a retry
+ * after it resumes at the AUTHOR stage.
+ */
+import type { FileRow, Storage } from '@sift/clickhouse';
+import type { ImportReport } from '@sift/shared/contracts';
+import type { IngestFilePayload } from '@sift/shared/jobs';
+import { detectDelimiter, InvalidFileError, sniff, validateSpreadsheet } from '@sift/spreadsheet';
+import { deriveAuthorFile } from './author-derivation.ts';
+import { loadCsvWithEngine } from './csv-engine-loader.ts';
+import { authorPairing, buildImportReport, type ImportReportInput } from './import-report.ts';
+import { loadWithParsers } from './parser-loader.ts';
+import { newColumnBudget } from './row-batch-loader.ts';
+import {
+  INGEST_STAGES,
+  type AuthorSheet,
+  type IngestDeps,
+  type LoadContext,
+  type LoadedFiles,
+  type LoadNotes,
+  type ProgressReporter,
+} from './types.ts';
+
+/** One ingest of one file: what every stage reads, and how it reports. */
+export interface IngestRun {
+  deps: IngestDeps;
+  payload: IngestFilePayload;
+  /** The file's record as the run found it. */
+  file: FileRow;
+  /** The AUTHOR file's id. */
+  authorId: string;
+  /**
+   * Reports stage `stage` (1-based, of INGEST_STAGES) at `percent`. While rows are loaded or
+   * derived (stages 2 and 3) it throws the signal's reason once the run is aborted, so the job
+   * stops between two inserts.
+   */
+  progress(stage: number, percent: number): Promise<void>;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * A run's context.
+ *
+ * @param deps - what the pipeline runs on
+ * @param payload - the job's file
+ * @param file - the file's record
+ * @param authorId - the AUTHOR file's id
+ * @param report - where progress goes (the worker's progress sink)
+ * @param signal - aborts when the process is stopping
+ * @returns the run
+ */
+export function ingestRun(
+  deps: IngestDeps,
+  payload: IngestFilePayload,
+  file: FileRow,
+  authorId: string,
+  report: ProgressReporter,
+  signal?: AbortSignal,
+): IngestRun {
+  return {
+    deps,
+    payload,
+    file,
+    authorId,
+    signal,
+    async progress(stage, percent) {
+      if (stage === 2 || stage === 3) signal?.throwIfAborted();
+      await report({
+        stage,
+        totalStages: INGEST_STAGES.length,
+        stageProgress: percent,
+        stageDescription: INGEST_STAGES[stage - 1]!,
+      });
+    },
+  };
+}
+
+/**
+ * What the GENERAL file's publication leaves for the stages after it, kept on the job as its
+ * checkpoint (JSON): enough to derive the AUTHOR file and write the report without loading again.
+ */
+export interface PublishedGeneral {
+  format: ImportReportInput['format'];
+  csv: ImportReportInput['csv'];
+  /** LoadNotes as entries (JSON has no Map). */
+  notes: {
+    sheets: [string, { headerRow: number; raw: string[]; headers: string[] }][];
+    widened: [string, number][];
+  };
+  /** Sheets with the author columns; none: no AUTHOR file. */
+  authorSheets: AuthorSheet[];
+  /** Physical columns the upload may still add (its AUTHOR file spends from them). */
+  columnsLeft: number;
+}
+
+/** What validate finds: the format and, for a CSV, how it reads. */
+export interface Validated {
+  format: ImportReportInput['format'];
+  csv: ImportReportInput['csv'];
+  sniffed: LoadContext['sniffed'];
+}
+
+/**
+ * Stage 1, validate: the file's format (given by the api, else found from its content) and, for a
+ * CSV, its encoding and delimiter.
+ *
+ * @throws InvalidFileError when the file is not a spreadsheet Sift reads
+ */
+export async function validate(run: IngestRun, filePath: string): Promise<Validated> {
+  await run.progress(1, 0);
+  const format = run.payload.format ?? (await validateSpreadsheet(filePath, run.payload.originalFilename));
+  if (format !== 'csv') return { format, csv: null, sniffed: undefined };
+  const sniffed = await sniff(filePath);
+  const { sample, ...encoding } = sniffed;
+  return { format, csv: { encoding, delimiter: detectDelimiter(sample) }, sniffed };
+}
+
+/**
+ * Stage 2, load: removes what an earlier attempt left, then loads every row of the GENERAL file
+ * (the engine parses a CSV body; xlsx, xls and the CSV the engine cannot read are parsed in a
+ * worker thread), noting header rows for the report.
+ *
+ * @returns the loaded rows, the sheets an AUTHOR file is to come from, the notes and the budget left
+ * @throws InvalidFileError for a file the user must fix (empty, unreadable)
+ */
+export async function load(
+  run: IngestRun,
+  filePath: string,
+  validated: Validated,
+): Promise<LoadedFiles & { notes: LoadNotes; columnsLeft: number }> {
+  const { storage } = run.deps;
+  // A retry after the file was searchable (but before its checkpoint): out of searches first.
+  if (run.file.status === 'PROCESSED') await storage.files.save({ ...run.file, status: 'PROCESSING' });
+  await storage.removeFileData([run.file.id, run.authorId]);
+  await run.progress(2, 0);
+  const columnBudget = newColumnBudget();
+  const notes: LoadNotes = { sheets: new Map(), widened: new Map() };
+  const ctx: LoadContext = {
+    storage,
+    filePath,
+    originalName: run.payload.originalFilename,
+    fileId: run.file.id,
+    authorId: run.authorId,
+    tmpDir: run.deps.tmpDir,
+    csvChunkBytes: run.deps.csvChunkBytes,
+    csvLoader: run.deps.csvLoader,
+    readIsolation: run.deps.readIsolation,
+    columnBudget,
+    notes,
+    sniffed: validated.sniffed,
+    progress: (p) => run.progress(2, p),
+  };
+  const useEngine = validated.format === 'csv' && (run.deps.csvLoader ?? 'engine') !== 'javascript';
+  const loaded = await storage.purgingMemory(
+    async () =>
+      (useEngine ? await loadCsvWithEngine(ctx) : null) ?? (await loadWithParsers(ctx, validated.format)),
+  );
+  if (!loaded.general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
+  run.signal?.throwIfAborted();
+  return { ...loaded, notes, columnsLeft: columnBudget.remaining };
+}
+
+/**
+ * Stage 3, publish GENERAL: the file becomes searchable (PROCESSED with its counts), and its AUTHOR
+ * file's record says it is on its way, in one write, so the AUTHOR record is never missing while
+ * the GENERAL one is done.
+ *
+ * @returns the published record and the checkpoint the stages after it need
+ */
+export async function publishGeneral(
+  run: IngestRun,
+  validated: Validated,
+  loaded: Awaited<ReturnType<typeof load>>,
+): Promise<{ general: FileRow; published: PublishedGeneral }> {
+  const { general } = loaded;
+  const done: FileRow = {
+    ...run.file,
+    status: 'PROCESSED',
+    errorMessage: '',
+    totalRows: general.totalRows,
+    totalColumns: general.columnNames.length,
+    columnNames: general.columnNames,
+    sheetNames: general.sheetNames,
+    columnMap: general.columnMap,
+  };
+  const pending = loaded.authorSheets.length ? [authorRecord(run, done)] : [];
+  await run.deps.storage.files.save(...pending, done);
+  return {
+    general: done,
+    published: {
+      format: validated.format,
+      csv: validated.csv,
+      notes: { sheets: [...loaded.notes.sheets], widened: [...loaded.notes.widened] },
+      authorSheets: loaded.authorSheets,
+      columnsLeft: loaded.columnsLeft,
+    },
+  };
+}
+
+/** The AUTHOR file's record while it is derived from `general`. */
+function authorRecord(run: IngestRun, general: FileRow): FileRow {
+  return {
+    ...general,
+    id: run.authorId,
+    filename: '',
+    fileType: 'AUTHOR',
+    status: 'PROCESSING',
+    errorMessage: '',
+    totalRows: 0,
+    totalColumns: 0,
+    columnNames: [],
+    sheetNames: [],
+    columnMap: {},
+    sourceFileId: general.id,
+    sizeBytes: 0,
+  };
+}
+
+/**
+ * Stage 4, derive AUTHOR: one row per author with the email paired to it (the engine writes the
+ * rows), from the published GENERAL file's author sheets. Removes what an earlier attempt of this
+ * stage left first. Nothing to do without author sheets.
+ *
+ * @returns the AUTHOR file's record, PROCESSED (not yet written), or null without author sheets
+ */
+export async function deriveAuthors(
+  run: IngestRun,
+  general: FileRow,
+  published: PublishedGeneral,
+): Promise<FileRow | null> {
+  await run.progress(3, 0);
+  if (!published.authorSheets.length) return null;
+  const { storage } = run.deps;
+  await storage.rows.deleteFiles([run.authorId]); // rows only: its record says PROCESSING
+  const authors = await storage.purgingMemory(() =>
+    deriveAuthorFile(
+      {
+        storage,
+        general,
+        authorId: run.authorId,
+        tmpDir: run.deps.tmpDir,
+        columnBudget: { remaining: published.columnsLeft },
+        joinRunRows: run.deps.authorJoinRunRows,
+        progress: (p) => run.progress(3, p),
+      },
+      published.authorSheets,
+    ),
+  );
+  return {
+    ...authorRecord(run, general),
+    status: 'PROCESSED',
+    totalRows: authors.totalRows,
+    totalColumns: authors.columnNames.length,
+    columnNames: authors.columnNames,
+    sheetNames: authors.sheetNames,
+    columnMap: authors.columnMap,
+  };
+}
+
+/**
+ * Stage 5, report: writes the file's import report (one read of its rows; it runs beside the
+ * AUTHOR stage). Never rejects: a failure is logged and the report left out, since the file is
+ * searchable already and a retry would ingest it again for a report.
+ *
+ * @returns the report written, or null when it could not be
+ */
+export function writeReport(
+  run: IngestRun,
+  general: FileRow,
+  published: PublishedGeneral,
+): Promise<ImportReport | null> {
+  const { storage } = run.deps;
+  const notes: LoadNotes = {
+    sheets: new Map(published.notes.sheets),
+    widened: new Map(published.notes.widened),
+  };
+  return saveReport(storage, general, () =>
+    buildImportReport({ storage, general, format: published.format, csv: published.csv, notes }),
+  );
+}
+
+/**
+ * Adds the AUTHOR file's pairing (by name, by position, unmatched, with examples) to the report
+ * written by writeReport. Never rejects, like it.
+ *
+ * @param report - the report written, or null (nothing to add to)
+ * @param author - the AUTHOR file, PROCESSED, or null (none)
+ */
+export async function addAuthorPairing(
+  run: IngestRun,
+  general: FileRow,
+  report: ImportReport | null,
+  author: FileRow | null,
+): Promise<void> {
+  if (!report || !author) return;
+  const { storage } = run.deps;
+  await saveReport(storage, general, async () => ({
+    ...report,
+    authors: await authorPairing(storage, author),
+  }));
+}
+
+/** Saves the report `build` makes for `general` and answers it; null (logged) when that failed. */
+async function saveReport(
+  storage: Storage,
+  general: FileRow,
+  build: () => Promise<ImportReport>,
+): Promise<ImportReport | null> {
+  try {
+    const body = await build();
+    await storage.importReports.save({
+      id: general.id,
+      ownerId: general.ownerId,
+      createdAt: body.createdAt,
+      body,
+    });
+    return body;
+  } catch (e) {
+    console.error(`[sift] Could not write the import report of file ${general.id}`, e);
+    return null;
+  }
+}
