@@ -3,7 +3,7 @@ import { AuthProvider } from './auth/AuthProvider';
 import { RequireAuth, RequirePermission } from './auth/guards';
 import { ADMIN_PERMISSIONS } from './layout/AppHeader/navigation';
 import { MainLayout } from './layout/MainLayout/MainLayout';
-import { ProfileGate } from './features/account/components/ProfileGate/ProfileGate';
+import { ProfileGate } from './features/account';
 import { AdminAccountsPage } from './pages/AdminAccounts.page';
 import { AdminSystemPage } from './pages/AdminSystem.page';
 import { AuthorsPage } from './pages/Authors.page';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Checkbox, Group, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
-import { sortedColumns } from '../../columns';
+import { sortedColumns } from '../../lib/columns';
 
 export interface ColumnChecklistProps {
   /** Every column that can be chosen. */

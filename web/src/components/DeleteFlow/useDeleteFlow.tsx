@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '../../components/ConfirmDialog/ConfirmDialog';
+import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { notify } from '../../ui/notify';
 import { useIdSet, type IdSet } from '../../hooks/useIdSet';
 

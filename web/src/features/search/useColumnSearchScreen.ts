@@ -2,17 +2,17 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileRecord, FileType, SavedQuery } from '@sift/shared/contracts';
 import { unionColumns } from '@sift/shared/contracts';
 import { useAuthorsSearch, useGeneralSearch } from './api';
-import { useFiles } from '../files/api';
+import { useFiles } from '../files';
 import { fromSavedSearch } from './savedSearches';
 import { matchingOf, useScreenSearchState } from './store';
 import type { SuggestionSource } from '../../api/queryKeys';
 import { defaultFacetColumns, visibleColumns } from './columns';
-import { datedFilename } from '../export/exportFilename';
+import { datedFilename } from '../export';
 import { notify } from '../../ui/notify';
 import { searchableFiles } from './search';
 import { useColumnSearchForm } from './useColumnSearchForm';
 import { useMinimumDuration } from '../../hooks/useMinimumDuration';
-import { useResultsExport } from '../export/useResultsExport';
+import { useResultsExport } from '../export';
 import { useSearchErrorToasts } from './useSearchErrorToasts';
 
 /** Spec section 9: minimum display of the search loading state. */

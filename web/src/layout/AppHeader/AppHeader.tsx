@@ -1,7 +1,7 @@
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { Avatar, Burger, Button, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMe } from '../../features/account/api';
+import { useMe } from '../../features/account';
 import { useAuth } from '../../auth/AuthProvider';
 import { useHasPermissions } from '../../auth/guards';
 import { initials } from '../../lib/format';

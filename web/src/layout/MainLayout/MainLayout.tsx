@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router-dom';
 import { AppShell, Container } from '@mantine/core';
 import { AppHeader } from '../AppHeader/AppHeader';
-import { UploadWatcher } from '../../features/upload/components/UploadWatcher/UploadWatcher';
+import { UploadWatcher } from '../../features/upload';
 
 /** The main area: header with navigation, the current screen, and the background upload watcher. */
 export function MainLayout() {

@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AdminAccount } from '@sift/shared/contracts';
-import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../features/admin/api';
-import { useMe } from '../features/account/api';
-import { AccountsTable } from '../features/admin/components/AccountsTable/AccountsTable';
-import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
-import { LoadError } from '../components/LoadError/LoadError';
-import { PageHeader } from '../components/PageHeader/PageHeader';
-import { Pager } from '../components/Pager/Pager';
-import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
-import { notify } from '../ui/notify';
-import { pageCount } from '../lib/paging';
-import { useIdSet } from '../hooks/useIdSet';
+import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../../api';
+import { useMe } from '../../../account';
+import { AccountsTable } from '../AccountsTable/AccountsTable';
+import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
+import { LoadError } from '../../../../components/LoadError/LoadError';
+import { PageHeader } from '../../../../components/PageHeader/PageHeader';
+import { Pager } from '../../../../components/Pager/Pager';
+import { FullScreenLoader } from '../../../../components/FullScreenLoader/FullScreenLoader';
+import { notify } from '../../../../ui/notify';
+import { pageCount } from '../../../../lib/paging';
+import { useIdSet } from '../../../../hooks/useIdSet';
 
 /** Spec section 9: account list page size 10, page from 0, status filter 'all' by default. */
 export const ACCOUNTS_PAGE_SIZE = 10;
@@ -24,7 +24,7 @@ const STATUS_FILTERS = [
 type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
 
 /** /admin: every account, sorted by full name, with activate/deactivate and delete. */
-export function AdminAccountsPage() {
+export function AccountsScreen() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(0);
   const accounts = useAdminAccounts({

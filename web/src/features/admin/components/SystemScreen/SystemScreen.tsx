@@ -1,25 +1,21 @@
 import { useState } from 'react';
 import { Alert, List, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { DeletionResult } from '@sift/shared/contracts';
-import { errorMessage } from '../api/client';
-import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
-import { PageHeader } from '../components/PageHeader/PageHeader';
-import { useMaintenance, type MaintenanceKind } from '../features/admin/api';
-import { MaintenanceCard } from '../features/admin/components/MaintenanceCard/MaintenanceCard';
-import { MassDeleteCard } from '../features/admin/components/MassDeleteCard/MassDeleteCard';
-import {
-  MAINTENANCE_ACTIONS,
-  SEARCH_ENGINE_NAME,
-  type MaintenanceAction,
-} from '../features/admin/maintenance';
-import { notify } from '../ui/notify';
+import { errorMessage } from '../../../../api/client';
+import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
+import { PageHeader } from '../../../../components/PageHeader/PageHeader';
+import { useMaintenance, type MaintenanceKind } from '../../api';
+import { MaintenanceCard } from '../MaintenanceCard/MaintenanceCard';
+import { MassDeleteCard } from '../MassDeleteCard/MassDeleteCard';
+import { MAINTENANCE_ACTIONS, SEARCH_ENGINE_NAME, type MaintenanceAction } from '../../maintenance';
+import { notify } from '../../../../ui/notify';
 
 /** Spec section 8: the server's error field, else the message, else 'Unknown error'. */
 const reason = (error: unknown) =>
   errorMessage(error, error instanceof Error ? error.message : 'Unknown error');
 
 /** /admin/system: data maintenance cards and the mass delete (spec section 2, Admin System). */
-export function AdminSystemPage() {
+export function SystemScreen() {
   const maintenance = useMaintenance();
   const [results, setResults] = useState<Partial<Record<MaintenanceKind, DeletionResult>>>({});
   const [confirming, setConfirming] = useState<MaintenanceAction | null>(null);

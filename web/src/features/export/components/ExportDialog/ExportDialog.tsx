@@ -6,7 +6,7 @@ import { notify } from '../../../../ui/notify';
 import { rulesProblem, toRequestRules, type RuleDraft } from '../../preprocessing';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
 import { PreprocessingRules } from './PreprocessingRules';
-import { ColumnChecklist } from '../../../search/components/ColumnChecklist/ColumnChecklist';
+import { ColumnChecklist } from '../../../../components/ColumnChecklist/ColumnChecklist';
 import type { ExportFormat } from '../../exportFilename';
 
 /** Spec section 5: exports over this many records warn that they may take several minutes. */

@@ -7,13 +7,13 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { ExportHistoryEntry } from '@sift/shared/contracts';
-import { downloadExport, useDeleteExport, useExportHistory } from '../features/export/api';
-import { queryPlaceholder } from '../components/LoadError/LoadError';
-import { PageHeader } from '../components/PageHeader/PageHeader';
-import { formatDate, formatTime, pluralCount } from '../lib/format';
-import { notify } from '../ui/notify';
-import { useDeleteFlow } from '../features/files/useDeleteFlow';
-import { useIdSet } from '../hooks/useIdSet';
+import { downloadExport, useDeleteExport, useExportHistory } from '../../api';
+import { queryPlaceholder } from '../../../../components/LoadError/LoadError';
+import { PageHeader } from '../../../../components/PageHeader/PageHeader';
+import { formatDate, formatTime, pluralCount } from '../../../../lib/format';
+import { notify } from '../../../../ui/notify';
+import { useDeleteFlow } from '../../../../components/DeleteFlow/useDeleteFlow';
+import { useIdSet } from '../../../../hooks/useIdSet';
 
 /** The icon and colour of an export's format (XLSX, CSV or XLS). */
 function FormatIcon({ format }: { format: string }) {
@@ -46,7 +46,7 @@ export function exportSummary(
 const name = (entry: ExportHistoryEntry) => entry.exportFilename || 'Unknown File';
 
 /** /exports: the account's export history, newest first, with download and delete per entry. */
-export function ExportsPage() {
+export function ExportsScreen() {
   const history = useExportHistory();
   const deleteExport = useDeleteExport();
   const downloading = useIdSet();

@@ -3,17 +3,17 @@ import { Link } from 'react-router-dom';
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { FileRecord } from '@sift/shared/contracts';
-import { useDeleteFile, useDeleteFiles, useFiles } from '../features/files/api';
-import { ConfirmDialog } from '../components/ConfirmDialog/ConfirmDialog';
-import { queryPlaceholder } from '../components/LoadError/LoadError';
-import { PageHeader } from '../components/PageHeader/PageHeader';
-import { Pager } from '../components/Pager/Pager';
-import { notify } from '../ui/notify';
-import { clampPage, FILES_PAGE_SIZE, pageCount, pageSlice } from '../lib/paging';
-import { keepExisting } from '../lib/selection';
-import { FilesTable } from '../features/files/components/FilesTable/FilesTable';
-import { useDeleteFlow } from '../features/files/useDeleteFlow';
-import { ImportReportDialog } from '../features/files/components/ImportReportDialog/ImportReportDialog';
+import { useDeleteFile, useDeleteFiles, useFiles } from '../../api';
+import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
+import { queryPlaceholder } from '../../../../components/LoadError/LoadError';
+import { PageHeader } from '../../../../components/PageHeader/PageHeader';
+import { Pager } from '../../../../components/Pager/Pager';
+import { notify } from '../../../../ui/notify';
+import { clampPage, FILES_PAGE_SIZE, pageCount, pageSlice } from '../../../../lib/paging';
+import { keepExisting } from '../../../../lib/selection';
+import { FilesTable } from '../FilesTable/FilesTable';
+import { useDeleteFlow } from '../../../../components/DeleteFlow/useDeleteFlow';
+import { ImportReportDialog } from '../ImportReportDialog/ImportReportDialog';
 
 const plural = (n: number) => `${n} file(s)`;
 
@@ -21,7 +21,7 @@ const plural = (n: number) => `${n} file(s)`;
  * /files: the account's files, 20 a page, with single and bulk delete (select the page or every
  * page); polls while any file is processing.
  */
-export function FilesPage() {
+export function FilesScreen() {
   const files = useFiles();
   const deleteFile = useDeleteFile();
   const [reportFile, setReportFile] = useState<FileRecord | null>(null);

@@ -1,14 +1,14 @@
 import { Link } from 'react-router-dom';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { ColumnSearchForm } from '../features/search/components/ColumnSearchForm/ColumnSearchForm';
-import { ColumnSearchSection } from '../features/search/components/ColumnSearchSection/ColumnSearchSection';
-import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
-import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
-import { useColumnSearchScreen } from '../features/search/useColumnSearchScreen';
-import { useSearchUrl } from '../features/search/useSearchUrl';
+import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
+import { ColumnSearchSection } from '../ColumnSearchSection/ColumnSearchSection';
+import { FullScreenLoader } from '../../../../components/FullScreenLoader/FullScreenLoader';
+import { InitialLoadError } from '../../../../components/InitialLoadError/InitialLoadError';
+import { useColumnSearchScreen } from '../../useColumnSearchScreen';
+import { useSearchUrl } from '../../useSearchUrl';
 
 /** /authors: per-column search over the AUTHOR files (one author and their email per row). */
-export function AuthorsPage() {
+export function AuthorsScreen() {
   const screen = useColumnSearchScreen('AUTHOR');
   useSearchUrl('AUTHOR');
   const { files, form, typed: authorFiles, hasFiles: hasAuthorFiles } = screen;

@@ -3,7 +3,7 @@ import { Box, Button, Checkbox, Paper } from '@mantine/core';
 import type { ColumnSearchScreen } from '../../useColumnSearchScreen';
 import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
 import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
-import { ExportDialog } from '../../../export/components/ExportDialog/ExportDialog';
+import { ExportDialog } from '../../../export';
 import { FacetsPanel } from '../FacetsPanel/FacetsPanel';
 import { SavedSearches } from '../SavedSearches/SavedSearches';
 import { SearchResults } from '../SearchResults/SearchResults';

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack } from '@mantine/core';
-import { ColumnChecklist } from '../ColumnChecklist/ColumnChecklist';
+import { ColumnChecklist } from '../../../../components/ColumnChecklist/ColumnChecklist';
 
 export interface ColumnSettingsProps {
   opened: boolean;

@@ -2,18 +2,18 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { FileRecord } from '@sift/shared/contracts';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { ColumnSearchSection } from '../features/search/components/ColumnSearchSection/ColumnSearchSection';
-import { FileFilterControl } from '../features/search/components/FileFilterControl/FileFilterControl';
-import { FullScreenLoader } from '../components/FullScreenLoader/FullScreenLoader';
-import { InitialLoadError } from '../components/InitialLoadError/InitialLoadError';
-import { PageHeader } from '../components/PageHeader/PageHeader';
-import { filteredFiles, filterScope, type FileFilter } from '../features/search/fileFilter';
-import { useColumnSearchScreen } from '../features/search/useColumnSearchScreen';
-import { useScreenSearchState } from '../features/search/store';
-import { useSearchUrl } from '../features/search/useSearchUrl';
+import { ColumnSearchSection } from '../ColumnSearchSection/ColumnSearchSection';
+import { FileFilterControl } from '../FileFilterControl/FileFilterControl';
+import { FullScreenLoader } from '../../../../components/FullScreenLoader/FullScreenLoader';
+import { InitialLoadError } from '../../../../components/InitialLoadError/InitialLoadError';
+import { PageHeader } from '../../../../components/PageHeader/PageHeader';
+import { filteredFiles, filterScope, type FileFilter } from '../../fileFilter';
+import { useColumnSearchScreen } from '../../useColumnSearchScreen';
+import { useScreenSearchState } from '../../store';
+import { useSearchUrl } from '../../useSearchUrl';
 
 /** /search: per-column search over the PROCESSED GENERAL files. */
-export function SearchPage() {
+export function SearchScreen() {
   const [{ filter }, update] = useScreenSearchState('GENERAL');
   const setFilter = (next: FileFilter) => update({ filter: next });
   const scope = useMemo(() => filterScope(filter), [filter]);

@@ -14,19 +14,19 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { UploadSessionSummary } from '@sift/shared/contracts';
-import { PageHeader } from '../components/PageHeader/PageHeader';
-import { errorMessage } from '../api/client';
-import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../features/upload/api';
-import { queryKeys } from '../api/queryKeys';
-import { LocationImport } from '../features/upload/components/LocationImport/LocationImport';
-import { UploadDropzone } from '../features/upload/components/UploadDropzone/UploadDropzone';
-import { UploadSessionDetail } from '../features/upload/components/UploadSessionDetail/UploadSessionDetail';
-import { UploadSessionList } from '../features/upload/components/UploadSessionList/UploadSessionList';
-import { formatBytes, validateDroppedFiles, validateSelectedFiles } from '../features/upload/fileValidation';
-import { notify } from '../ui/notify';
-import type { UploadRunResult } from '../features/upload/uploadRun';
-import { nextInRotation } from '../features/upload/uploadSessions';
-import { useUploadStore, type UploadInFlight } from '../features/upload/store';
+import { PageHeader } from '../../../../components/PageHeader/PageHeader';
+import { errorMessage } from '../../../../api/client';
+import { useActiveUploadSessions, useUploadSession, useUploadSessionSummaries } from '../../api';
+import { queryKeys } from '../../../../api/queryKeys';
+import { LocationImport } from '../LocationImport/LocationImport';
+import { UploadDropzone } from '../UploadDropzone/UploadDropzone';
+import { UploadSessionDetail } from '../UploadSessionDetail/UploadSessionDetail';
+import { UploadSessionList } from '../UploadSessionList/UploadSessionList';
+import { formatBytes, validateDroppedFiles, validateSelectedFiles } from '../../fileValidation';
+import { notify } from '../../../../ui/notify';
+import type { UploadRunResult } from '../../uploadRun';
+import { nextInRotation } from '../../uploadSessions';
+import { useUploadStore, type UploadInFlight } from '../../store';
 
 /** Spec sections 4 and 9: with more than one active session the detail rotates every 5 s. */
 export const SESSION_ROTATION_MS = 5_000;
@@ -34,7 +34,7 @@ export const SESSION_ROTATION_MS = 5_000;
 const ALREADY_UPLOADING = 'Upload already in progress. Please wait for the current upload to complete.';
 
 /** /upload: upload files on selection, and watch every active upload session being processed. */
-export function UploadPage() {
+export function UploadScreen() {
   const queryClient = useQueryClient();
   const upload = useUploadSession();
   const inFlight = useUploadStore((state) => state.inFlight);
