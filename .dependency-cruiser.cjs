@@ -16,10 +16,10 @@ module.exports = {
   forbidden: [
     {
       name: 'no-cycle',
-      comment: 'Modules import each other in one direction only.',
+      comment: 'Modules import each other in one direction only, types included.',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'no-workspace-internals',
@@ -127,11 +127,54 @@ module.exports = {
       '^web/src/(layout|pages)/',
     ),
     never('web-layout-below-pages', 'The layout never imports pages.', '^web/src/layout/', '^web/src/pages/'),
+    {
+      name: 'web-features-meet-through-their-index',
+      comment:
+        'A feature is reached from outside it only through its index.ts, which says what it offers; the rest is its own.',
+      severity: 'error',
+      from: { path: '^web/src/(?!features/)' },
+      to: { path: '^web/src/features/[^/]+/(?!index\\.ts$)' },
+    },
+    {
+      name: 'web-features-meet-each-other-through-their-index',
+      comment: "One feature imports another only through that feature's index.ts.",
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: {
+        path: '^web/src/features/[^/]+/',
+        pathNot: ['^web/src/features/$1/', '^web/src/features/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'web-pages-only-place-screens',
+      comment: "A page places a feature screen; what the screen shows and does is the feature's.",
+      severity: 'error',
+      from: { path: '^web/src/pages/' },
+      to: { path: '^web/src/(?!features/[^/]+/index\\.ts$|auth/|components/)' },
+    },
+    never(
+      'upload-tracking-has-one-owner-in-the-api',
+      'On the api side only the upload intake (and the composition that builds it) calls upload tracking.',
+      '^api/src/(?!files/upload-intake\\.ts$|app\\.ts$|server\\.ts$)',
+      '^shared/src/upload-tracking\\.ts$',
+    ),
+    never(
+      'export-area-owns-export',
+      'Export (routes, services, writers, split rules) lives in api/src/export; search and files do not reach into it.',
+      '^api/src/(search|files|accounts|auth)/',
+      '^api/src/export/',
+    ),
+    never(
+      'upload-tracking-through-the-progress-sink',
+      'On the worker side, stages report to the progress sink; only it, the worker and the composition root touch upload tracking.',
+      '^ingest-worker/src/(?!progress-sink\\.ts$|worker\\.ts$|runtime\\.ts$)',
+      '^shared/src/upload-tracking\\.ts$',
+    ),
     never(
       'pipeline-below-worker',
       'Ingest stages do not know the BullMQ worker or the composition root that run them.',
       '^ingest-worker/src/pipeline/',
-      '^ingest-worker/src/(worker|runtime|main|config)\\.ts$',
+      '^ingest-worker/src/(worker|runtime|main|config|progress-sink)\\.ts$',
     ),
     never(
       'rows-parts-below-repository',

@@ -22,7 +22,13 @@ function destination(layout: TableLayout, at: BackupLocation, index: number): st
   return `Disk(${stringLiteral(at.disk)}, ${stringLiteral(sub)})`;
 }
 
-/** Backs the layout's database up to `at` (every node's part of it); rejects with the engine's error. */
+/**
+ * Backs the layout's database up to `at` (every node's part of it); rejects with the engine's error.
+ *
+ * @param layout - the database and where its tables live
+ * @param at - the backup's disk and path
+ * @throws the engine's error when the backup fails
+ */
 export async function backupDatabase(layout: TableLayout, at: BackupLocation): Promise<void> {
   await layout.eachNode((node, i) =>
     node.command({
@@ -39,6 +45,12 @@ export async function backupDatabase(layout: TableLayout, at: BackupLocation): P
  * is exchanged with its staged twin and the staging database, now holding the previous contents,
  * is dropped. A failure before the exchange leaves the current tables as they were. Tables of the
  * database not in the backup are left alone.
+ *
+ * @param client - a client of the server
+ * @param layout - the database and where its tables live
+ * @param at - the backup's disk and path
+ * @param keep - rows to carry over from the current tables (the audit log)
+ * @throws the engine's error; the current tables stay as they were until every table is restored
  */
 export async function restoreDatabase(
   client: ClickHouseClient,

@@ -27,6 +27,9 @@ export interface ClickHouseOptions {
  * their shard before they return, so a file's rows are counted and searchable when its ingest
  * ends. (No insert quorum: with two replicas a shard, a quorum would stop every ingest while one
  * replica is down; the Distributed table writes to a replica that is up.)
+ *
+ * @param cluster - the cluster, or undefined on one node
+ * @returns the settings (none on one node)
  */
 export function clusterSettings(cluster: ClusterOptions | undefined): Record<string, unknown> {
   return cluster ? { distributed_foreground_insert: 1 } : {};
@@ -39,6 +42,10 @@ export function clusterSettings(cluster: ClusterOptions | undefined): Record<str
  * docs/architecture.md): callers in one process must pass the same `dataDir`. Embedded, the client
  * spreads its calls over several connections (PooledConnection), since one chDB connection runs
  * one query at a time; against a server, each call is its own HTTP request already.
+ *
+ * @param options - the server URL and credentials, or the embedded engine's data directory
+ * @param extraSettings - settings every query of this client gets
+ * @returns the client (close it with `close()`)
  */
 export function openClickHouse(
   options: ClickHouseOptions,

@@ -22,7 +22,12 @@ const STAGING_SUFFIX = '__restore';
 const sqlFile = (dir: string, table: string) => path.join(dir, `${table}.sql`);
 const dataFile = (dir: string, table: string) => path.join(dir, `${table}.native.zst`);
 
-/** The names of the files a dump of these tables consists of (see dumpDatabase). */
+/**
+ * The names of the files a dump of these tables consists of (see dumpDatabase).
+ *
+ * @param tables - the tables of a dump
+ * @returns the file names, relative to the dump's directory
+ */
 export function dumpFiles(tables: TableDump[]): string[] {
   return tables.flatMap(({ table }) => [
     path.basename(sqlFile('', table)),
@@ -35,6 +40,11 @@ export function dumpFiles(tables: TableDump[]): string[] {
  * statement, and `<table>.native.zst`, every row in the engine's Native format, zstd-compressed,
  * written by the engine itself. Embedded engine only: a server would write to its own disk.
  * Returns the tables and their row counts.
+ *
+ * @param client - the embedded engine's client
+ * @param db - the database
+ * @param dir - an existing directory
+ * @returns the tables written
  */
 export async function dumpDatabase(client: ClickHouseClient, db: string, dir: string): Promise<TableDump[]> {
   const dumps: TableDump[] = [];
@@ -62,6 +72,13 @@ export async function dumpDatabase(client: ClickHouseClient, db: string, dir: st
  * the previous contents dropped, so a failure while loading leaves the current tables as they were.
  * The rows `keep` names are copied from the previous contents into the loaded table before the
  * previous contents are dropped. Tables of `db` not in the dump are left alone.
+ *
+ * @param client - the embedded engine's client
+ * @param db - the database
+ * @param dir - the dump's directory
+ * @param tables - the tables to load
+ * @param keep - rows to carry over from the current tables
+ * @throws the engine's error; the current tables stay as they were
  */
 export async function loadDatabase(
   client: ClickHouseClient,

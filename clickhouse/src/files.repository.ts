@@ -32,6 +32,9 @@ export interface FileRow {
 /**
  * The record of a file just uploaded: a GENERAL file, PROCESSING (or FAILED with `errorMessage`),
  * nothing ingested yet, uploaded now.
+ *
+ * @param upload - the stored upload: ids, names, size in bytes, and why it failed, if it did
+ * @returns the file's record, not yet written
  */
 export function newUploadRecord(upload: {
   id: string;
@@ -73,6 +76,9 @@ export interface FileFilter {
 /**
  * The filter of {@link FilesRepository.list} as a predicate on records already read (the owner, the
  * type, the status, the id lists and the upload-date bounds; deleted records are never read).
+ *
+ * @param filter - as FilesRepository.list takes it
+ * @returns whether a record passes the filter
  */
 export function fileFilterPredicate(filter: FileFilter): (file: FileRow) => boolean {
   const ids = filter.ids && new Set(filter.ids);
@@ -111,7 +117,7 @@ const COLUMNS = `id, owner_id, original_filename, filename, file_type, status, e
 
 /**
  * Told, after records were written, which owners' records changed (caches elsewhere compare
- * versions; see RecordVersions in @sift/shared/redis). Never rejects: a failure is its own to report.
+ * versions; see RecordVersions in \@sift/shared/redis). Never rejects: a failure is its own to report.
  */
 export type RecordsChanged = (owners: readonly string[] | 'all') => Promise<void>;
 

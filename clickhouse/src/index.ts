@@ -94,6 +94,10 @@ export type MigrationLock = <T>(work: () => Promise<T>) => Promise<T>;
  * Opens ClickHouse, applies migrations and returns the repositories. Processes that share a
  * ClickHouse server pass `migrationLock`, so the migrations run once however many start together:
  * each takes the lock in turn and finds what the first applied.
+ *
+ * @param options - the server or embedded engine, the database, and the migration lock and record hooks
+ * @returns the repositories over the migrated database (close it with `close()`)
+ * @throws the engine's error when it cannot be reached or a migration fails
  */
 export async function openStorage(
   options: ClickHouseOptions & {

@@ -13,6 +13,10 @@ import { stringLiteral } from './sql.ts';
  * placeholder has another type or its value does not fit the type; placeholders without a value
  * are left as they are (the engine reports them). One pass over the original text: a value that
  * itself looks like a placeholder is never substituted again.
+ *
+ * @param query - SQL with `{name:Type}` placeholders
+ * @param params - the values by name
+ * @returns the query with the values written in, or null when a placeholder has a type written only bound
  */
 export function inlineQueryParams(query: string, params: Record<string, unknown>): string | null {
   let unsupported = false;

@@ -41,15 +41,15 @@ export interface DdlOptions {
  * run with {@link everyNode}.
  */
 export class TableLayout {
-  /** `` `db` ``, quoted. */
+  /** The database's name, quoted for SQL (in backticks). */
   readonly db: string;
-  /** The table searches, counts and inserts use: `` `db`.rows `` (Distributed on a cluster). */
+  /** The table searches, counts and inserts use: `db.rows`, quoted (Distributed on a cluster). */
   readonly rows: string;
   /** The table that stores the rows (the one skip indexes and deletes apply to): `rows` or `rows_local`. */
   readonly rowsLocalName: 'rows' | 'rows_local';
-  /** `` `db`.rows `` or `` `db`.rows_local ``, quoted. */
+  /** `db.rows` or `db.rows_local`, quoted. */
   readonly rowsLocal: string;
-  /** ` ON CLUSTER `name`` when statements go once to the whole cluster; else ''. */
+  /** ` ON CLUSTER <name>` (the name quoted) when statements go once to the whole cluster; else ''. */
   readonly onCluster: string;
 
   /**
@@ -112,8 +112,8 @@ export class TableLayout {
   }
 
   /**
-   * Engine clause of a table that is whole on every node: `plain` (e.g. `ReplacingMergeTree(version,
-   * is_deleted)`) on one node or unreplicated shards; its Replicated form on a replicated cluster,
+   * Engine clause of a table that is whole on every node: `plain` (e.g.
+   * `ReplacingMergeTree(version, is_deleted)`) on one node or unreplicated shards; its Replicated form on a replicated cluster,
    * one replica on every node of every shard (Keeper path by database and table).
    */
   everywhereEngine(plain: string): string {

@@ -17,6 +17,11 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  *   shard's NAME_local, sharded by `file_id`;
  * - `{if_cluster}` first in a statement: run it on a cluster only.
  * Idempotent: safe to call at every start-up. Resolves with the names of the files applied now.
+ *
+ * @param client - a client of the server (or chDB)
+ * @param layout - one node or a cluster, and the database
+ * @returns the names of the migrations applied now (none when all were applied before)
+ * @throws the engine's error when a statement fails; later migrations are not applied
  */
 export async function migrate(client: ClickHouseClient, layout: TableLayout): Promise<string[]> {
   const { db, onCluster } = layout;

@@ -152,6 +152,10 @@ const PASSED_THROUGH =
  * answered 10; after an export's `max_threads`, searches took twice as long). Numbers and booleans
  * are written as they are, anything else as a string literal. Returns the parameters to send and
  * the settings the connection holds after the call (name → literal).
+ *
+ * @param params - the call's parameters, with its `clickhouse_settings`
+ * @param applied - settings an earlier call left on the connection, by name
+ * @returns the statements to run first and the settings the connection holds after
  */
 export function settingsFor<P extends ConnBaseQueryParams>(
   params: P,

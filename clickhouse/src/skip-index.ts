@@ -12,7 +12,12 @@ import { foldSql, ident } from './sql.ts';
 /** The index definition: one `text` index per searchable column, tokens split at non-alphanumerics. */
 export const TEXT_INDEX_TYPE = 'text(tokenizer = splitByNonAlpha)';
 
-/** Name of the skip index on a physical column. */
+/**
+ * Name of the skip index on a physical column.
+ *
+ * @param column - a physical column of `rows`
+ * @returns the index's name
+ */
 export function textIndexName(column: string): string {
   return `ti_${column}`;
 }
@@ -22,12 +27,20 @@ export function textIndexName(column: string): string {
  * folded value (sql.ts `foldSql`: lower case, no accents) and TEXT_INDEX_TYPE. Built on the folded
  * value, one index serves both matchings: accent-insensitive `fold(col) LIKE fold(term)` directly,
  * and `col ILIKE term` through the folded condition added beside it (sql.ts `containsSql`).
+ *
+ * @param column - a physical column of `rows`
+ * @returns the index clause
  */
 export function textIndexDefinition(column: string): string {
   return `${ident(textIndexName(column))} ${foldSql(ident(column))} TYPE ${TEXT_INDEX_TYPE}`;
 }
 
-/** The physical column a text index of `rows` is on, from its name; null for any other index. */
+/**
+ * The physical column a text index of `rows` is on, from its name; null for any other index.
+ *
+ * @param indexName - an index of `rows`
+ * @returns the physical column, or null
+ */
 export function indexedColumnOf(indexName: string): string | null {
   return indexName.startsWith('ti_') ? indexName.slice(3) : null;
 }
@@ -62,6 +75,9 @@ function tokens(value: string): string[] {
  * low-cardinality codes (years, countries) are indexed. A column empty in every sampled row (the
  * blank filler columns of a wide sheet) is not indexed: an index per empty column only slows
  * inserts. Without any sample (a header-only file) the column is indexed.
+ *
+ * @param values - sample values of the column
+ * @returns false only for an ID-like column
  */
 export function wantsTextIndex(values: Iterable<string>): boolean {
   const distinctValues = new Set<string>();

@@ -7,13 +7,24 @@ import { FOLD_LETTERS, FOLD_SEQUENCES } from '@sift/shared/contracts';
  */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Backquotes a plain identifier (database, table or generated column name); throws on anything else. */
+/**
+ * Backquotes a plain identifier (database, table or generated column name); throws on anything else.
+ *
+ * @param name - letters, digits and `_` only
+ * @returns the name in backquotes
+ * @throws Error for any other name
+ */
 export function ident(name: string): string {
   if (!IDENTIFIER.test(name)) throw new Error(`Not a plain SQL identifier: ${JSON.stringify(name)}`);
   return `\`${name}\``;
 }
 
-/** Escapes `%`, `_` and `\` so a user's term is matched literally inside `ILIKE '%term%'`. */
+/**
+ * Escapes `%`, `_` and `\` so a user's term is matched literally inside `ILIKE '%term%'`.
+ *
+ * @param term - the user's text
+ * @returns the `%term%` pattern
+ */
 export function likeContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -29,7 +40,12 @@ export function likeContains(term: string): string {
  */
 export const FOLD_FUNCTION = 'sift_fold_v1';
 
-/** `CREATE FUNCTION` of FOLD_FUNCTION (idempotent), with `onCluster` (` ON CLUSTER …` or empty). */
+/**
+ * `CREATE FUNCTION` of FOLD_FUNCTION (idempotent), with `onCluster` (` ON CLUSTER …` or empty).
+ *
+ * @param onCluster - ` ON CLUSTER …` or ''
+ * @returns the statement
+ */
 export function foldFunctionDefinition(onCluster: string): string {
   const letters = Object.entries(FOLD_LETTERS);
   const from = stringLiteral(letters.map(([f]) => f).join(''));
@@ -43,6 +59,9 @@ export function foldFunctionDefinition(onCluster: string): string {
 /**
  * SQL for `expr` folded for accent- and case-insensitive matching (`Müller`, `MÜLLER` → `muller`).
  * Text skip indexes are built on it (skip-index.ts), so `fold(col) LIKE fold(term)` is served by them.
+ *
+ * @param expr - SQL of a String value
+ * @returns SQL of the folded value
  */
 export function foldSql(expr: string): string {
   return `${FOLD_FUNCTION}(${expr})`;
@@ -75,6 +94,10 @@ export interface ContainsTerm {
  * when separators split it, one more for each fragment of at least INDEXED_FRAGMENT_MIN characters
  * (`param` + `f0`, `f1`, …). A fragment implied by the term narrows nothing, but its own condition
  * lets the text skip index skip the granules without it: `zyskowski, a` reads like `zyskowski`.
+ *
+ * @param param - the parameter name to use
+ * @param term - the user's text, trimmed
+ * @returns the term's parameters and whether the index can serve it
  */
 export function containsTerm(param: string, term: string): ContainsTerm {
   const pieces = term.split(/[^0-9A-Za-z\u0080-\u{10FFFF}]+/u);
@@ -94,6 +117,11 @@ export function containsTerm(param: string, term: string): ContainsTerm {
  * SQL matching `expr` against a term (see containsTerm): accent- and case-insensitive by default;
  * with `matchAccents`, case-insensitive only (`ILIKE`), still narrowed by the folded condition so
  * the column's text skip index serves it. The term's fragments are matched too, for the index.
+ *
+ * @param expr - SQL of a String value
+ * @param term - the term's parameters (containsTerm)
+ * @param matchAccents - accents must match too
+ * @returns the condition
  */
 export function containsSql(expr: string, term: ContainsTerm, matchAccents = false): string {
   const { narrow, match } = containsParts(expr, term, matchAccents);
@@ -105,6 +133,11 @@ export function containsSql(expr: string, term: ContainsTerm, matchAccents = fal
  * fragments, which the text skip index answers row by row (null for a term without fragments),
  * and `match`, the whole term, read and folded. Evaluated first, as a PREWHERE, `narrow` spares
  * the fold of every row it rules out: in one WHERE the engine folds every row it reads.
+ *
+ * @param expr - SQL of a String value
+ * @param term - the term's parameters (containsTerm)
+ * @param matchAccents - accents must match too
+ * @returns the narrowing part (or null) and the whole match
  */
 export function containsParts(
   expr: string,
@@ -119,7 +152,12 @@ export function containsParts(
   };
 }
 
-/** A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it. */
+/**
+ * A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it.
+ *
+ * @param value - any text
+ * @returns the literal
+ */
 export function stringLiteral(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }

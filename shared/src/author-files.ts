@@ -15,6 +15,9 @@ export const EMAIL_MATCH_HEADER = 'Email Match';
 /**
  * The id of the AUTHOR file of a GENERAL file: deterministic (a UUID-shaped SHA-256 of the source
  * id), so a retried ingest replaces it instead of adding a second one.
+ *
+ * @param sourceFileId - the GENERAL file's id
+ * @returns the AUTHOR file's id
  */
 export function authorFileId(sourceFileId: string): string {
   const h = createHash('sha256').update(`author:${sourceFileId}`).digest('hex');

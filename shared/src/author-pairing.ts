@@ -1,6 +1,6 @@
 /**
- * Pairing the emails of a Web of Science–style record with its authors: `Authors` and `Email
- * Addresses` hold `;`-separated lists that are not aligned (emails exist only for some authors),
+ * Pairing the emails of a Web of Science–style record with its authors: `Authors` and
+ * `Email Addresses` hold `;`-separated lists that are not aligned (emails exist only for some authors),
  * so each email is matched to an author by name, by position only when the counts agree and
  * nothing contradicts it, and no email is ever dropped. Used by the ingest worker for AUTHOR files
  * and by the export's name-aware split rule.
@@ -110,6 +110,11 @@ function score(local: string, p: Person): number {
 /**
  * Pairs the emails of one record with its authors. Returns, for each author index, the email paired
  * with it (or ''), plus the emails no author could be given.
+ *
+ * @param authors - the record's authors, short form
+ * @param fullNames - their full names, same order (may be shorter)
+ * @param emails - the record's emails
+ * @returns each author's email and how it was paired, and the emails left over
  */
 export function pairEmails(
   authors: string[],

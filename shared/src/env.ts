@@ -67,6 +67,11 @@ export type ServiceEnv = z.output<typeof serviceEnvSchema>;
 /**
  * Parses `env` with `schema`; throws one Error naming every bad variable and why
  * (`Invalid configuration: PORT: …; REDIS_URL: …`).
+ *
+ * @param schema - the variables' zod schema
+ * @param env - the environment
+ * @returns the parsed configuration
+ * @throws Error naming every bad variable
  */
 export function parseEnv<S extends z.ZodType>(
   schema: S,

@@ -4,7 +4,12 @@
  * the pieces below (INLINE_CELL, XML_TEXT_ESCAPES, XML_DROPPED_CHARS), so both give identical bytes.
  */
 
-/** Spreadsheet column letters of a 1-based column number (1 → A, 28 → AB, 16384 → XFD). */
+/**
+ * Spreadsheet column letters of a 1-based column number (1 → A, 28 → AB, 16384 → XFD).
+ *
+ * @param n - a 1-based column number
+ * @returns its letters
+ */
 export function columnLetters(n: number): string {
   let letters = '';
   for (let k = n; k > 0; k = Math.floor((k - 1) / 26))
@@ -43,7 +48,12 @@ export const INLINE_CELL = {
 const DROPPED = new RegExp(XML_DROPPED_CHARS.slice(0, -1) + '\\ufffe\\uffff]', 'g');
 const EDGE = new RegExp(EDGE_WHITESPACE);
 
-/** Text as XML element content (XML_TEXT_ESCAPES applied, XML_DROPPED_CHARS and U+FFFE/U+FFFF dropped). */
+/**
+ * Text as XML element content (XML_TEXT_ESCAPES applied, XML_DROPPED_CHARS and U+FFFE/U+FFFF dropped).
+ *
+ * @param s - any text
+ * @returns the text as element content
+ */
 export function xmlText(s: string): string {
   let out = s;
   for (const [from, to] of XML_TEXT_ESCAPES) out = out.replaceAll(from, to);
@@ -53,6 +63,10 @@ export function xmlText(s: string): string {
 /**
  * Worksheet row `r` (1-based) of inline-string cells with their references (`<c r="B7" …>`), empty
  * cells left out, as one line ending in a line feed.
+ *
+ * @param cells - the row's cells, in column order
+ * @param r - the 1-based row number
+ * @returns the row's XML
  */
 export function rowXml(cells: string[], r: number): string {
   let xml = `<row r="${r}">`;

@@ -13,6 +13,10 @@ export interface RedisCheck {
  * with a memory limit (`maxmemory`) and an eviction policy other than `noeviction` this throws; with
  * no limit (nothing is ever evicted) it only warns. Reads `INFO memory`, which managed Redis
  * services allow where they rename `CONFIG`.
+ *
+ * @param url - the Redis URL
+ * @returns a warning to log, if any
+ * @throws Error when Redis does not answer or would evict keys
  */
 export async function checkRedis(url: string): Promise<RedisCheck> {
   const probe = new Redis(url, {
@@ -59,6 +63,13 @@ const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
  * released only by its holder), so one process at a time runs it across every process sharing
  * the Redis. A holder that dies leaves the lock to expire after `ttlMs`. Waits for a held lock,
  * polling; throws an Error naming the key after `waitMs`. Resolves or rejects as `work` does.
+ *
+ * @param redisUrl - the Redis URL
+ * @param key - the lock's key
+ * @param work - what runs under the lock
+ * @param timing - the lock's time to live and how long to wait for it, in ms
+ * @returns what `work` resolves with
+ * @throws what `work` throws, or Error when the lock is not had in time
  */
 export async function withRedisLock<T>(
   redisUrl: string,

@@ -21,6 +21,10 @@ export const TRACKING_TTL_SECONDS = 7 * 24 * 3600;
  * A Redis connection for the producer side (enqueueing uploads, upload tracking) that fails fast: a
  * command fails within seconds when Redis does not answer, so an upload answers 503 instead of
  * hanging. BullMQ's workers use their own connections, which wait and reconnect.
+ *
+ * @param url - the Redis URL
+ * @param onError - told of connection errors
+ * @returns the connection
  */
 export function failFastRedis(url: string, onError: (error: Error) => void): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 3000 });

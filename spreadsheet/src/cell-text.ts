@@ -2,6 +2,9 @@
  * Turns a spreadsheet cell value into the text Sift stores: numbers as JavaScript prints them,
  * dates in ISO form (`2024-05-31`, or `2024-05-31T08:30:00Z` when there is a time of day),
  * booleans as TRUE/FALSE, formulas as their cached result, rich text and hyperlinks as their text.
+ *
+ * @param value - a cell value as the readers give it
+ * @returns the stored text
  */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -26,7 +29,12 @@ function isoDate(d: Date): string {
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
 }
 
-/** Drops trailing empty cells, so a row's length is its last non-empty cell. */
+/**
+ * Drops trailing empty cells, so a row's length is its last non-empty cell.
+ *
+ * @param cells - a row's cells
+ * @returns the row without trailing empty cells
+ */
 export function trimRow(cells: string[]): string[] {
   let end = cells.length;
   while (end > 0 && !cells[end - 1]) end--;

@@ -30,6 +30,10 @@ const LF = 0x0a;
  * into chunk files of about `chunkBytes` under `dir`, cut at record boundaries, so the engine can load
  * them one by one (progress, bounded memory). Also counts records and the widest body record's fields
  * with content. Record counting matches ClickHouse's CSV reader (an empty line is a record).
+ *
+ * @param input - the CSV's UTF-8 bytes
+ * @param options - the delimiter, records to skip, where to write and the chunk size in bytes
+ * @returns the chunk files and the record counts
  */
 export async function splitCsv(
   input: Readable,

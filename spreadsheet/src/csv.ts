@@ -43,6 +43,10 @@ function decodes(bytes: Buffer, encoding: string, cut: boolean): boolean {
  * decides; bytes that are valid UTF-8 are UTF-8; otherwise chardet's most likely encoding that the
  * platform's `TextDecoder` has and that decodes the bytes without error (GB18030 for a CNKI export,
  * Shift_JIS, Windows-1250/1251, ISO-8859-2, …), else Windows-1252, which decodes any byte.
+ *
+ * @param head - the file's first bytes
+ * @param whole - they are the whole file
+ * @returns the encoding, how it was chosen and how sure
  */
 export function guessEncoding(head: Buffer, whole: boolean): EncodingGuess {
   if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', method: 'bom', confidence: 100 };
@@ -69,7 +73,12 @@ export function guessEncoding(head: Buffer, whole: boolean): EncodingGuess {
   return { encoding: 'windows-1252', method: 'detector', confidence: 0 };
 }
 
-/** Reads the first bytes of a file to choose its encoding (see guessEncoding); `sample` is them decoded. */
+/**
+ * Reads the first bytes of a file to choose its encoding (see guessEncoding); `sample` is them decoded.
+ *
+ * @param filePath - the CSV file
+ * @returns the encoding guess and the first bytes decoded
+ */
 export async function sniff(filePath: string): Promise<EncodingGuess & { sample: string }> {
   const fh = await open(filePath, 'r');
   const head = Buffer.alloc(SNIFF_BYTES);
@@ -84,7 +93,12 @@ export async function sniff(filePath: string): Promise<EncodingGuess & { sample:
   return { ...guess, sample: new TextDecoder(guess.encoding).decode(buf) };
 }
 
-/** The delimiter (comma, semicolon, tab or pipe) that occurs most in the first non-empty line, outside quotes. */
+/**
+ * The delimiter (comma, semicolon, tab or pipe) that occurs most in the first non-empty line, outside quotes.
+ *
+ * @param sample - the start of the file, decoded
+ * @returns the delimiter, comma when none occurs
+ */
 export function detectDelimiter(sample: string): string {
   const line =
     sample
@@ -105,8 +119,10 @@ export function detectDelimiter(sample: string): string {
   let best = ',';
   for (const [d, c] of counts) if (c > counts.get(best)!) best = d;
   return best;
-}
-
+} /**
+ * @param encoding - the file's encoding
+ * @returns a transform from its bytes to UTF-8 text
+ */
 export function decoder(encoding: Encoding): Transform {
   const td = new TextDecoder(encoding); // strips a BOM by default
   return new Transform({
@@ -122,6 +138,12 @@ export function decoder(encoding: Encoding): Transform {
 /**
  * Streams a CSV file's records (RFC 4180 quoting; ragged rows kept as they are) as one sheet named
  * `sheetName`. Row numbers count records from 1.
+ *
+ * @param filePath - the CSV file
+ * @param sheetName - the name its one sheet gets
+ * @param progress - where bytes read are counted
+ * @returns the records as rows
+ * @throws InvalidFileError for a file that cannot be read as CSV
  */
 export async function* readCsv(
   filePath: string,

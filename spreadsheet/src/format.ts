@@ -15,6 +15,11 @@ function startsWith(buf: Buffer, magic: number[]): boolean {
  * Decides how to read a stored upload from its content (magic bytes), checked against the name the
  * user gave it. Throws InvalidFileError with a message the user can act on: empty file, unknown
  * extension, or content that is not what the extension says.
+ *
+ * @param filePath - the stored upload
+ * @param originalName - the name the user gave it
+ * @returns the format
+ * @throws InvalidFileError (empty, unknown extension, content unlike the extension)
  */
 export async function detectFormat(filePath: string, originalName: string): Promise<SpreadsheetFormat> {
   const ext = path.extname(originalName).toLowerCase();

@@ -10,6 +10,9 @@ export const RESERVED_HEADERS: ReadonlySet<string> = new Set(Object.values(ROW_M
  * Makes a header row usable as column names, deterministically: names are trimmed; a blank one
  * becomes `Column N` (N = 1-based position); a repeated or reserved one gets ` (2)`, ` (3)`, ….
  * `taken` holds names already used in this sheet (for headers added later to a ragged sheet).
+ *
+ * @param raw - the header row's cells
+ * @returns a name for each, blanks and duplicates renamed
  */
 export function uniqueHeaders(raw: string[], taken: Set<string> = new Set(), offset = 0): string[] {
   return raw.map((cell, i) => {
@@ -21,7 +24,13 @@ export function uniqueHeaders(raw: string[], taken: Set<string> = new Set(), off
   });
 }
 
-/** Headers widened to `width` columns with generated names (`Column N`) for a ragged sheet. */
+/**
+ * Headers widened to `width` columns with generated names (`Column N`) for a ragged sheet.
+ *
+ * @param headers - the header row's names
+ * @param width - the columns the widest row has
+ * @returns the headers, with generated names added
+ */
 export function widenHeaders(headers: string[], width: number): string[] {
   if (width <= headers.length) return headers;
   const more = uniqueHeaders(

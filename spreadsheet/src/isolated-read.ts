@@ -49,6 +49,14 @@ const READER_URL = new URL('./read-worker.ts', import.meta.url);
  * InvalidFileError (kind `unsafe`) while the process and every other file carry on. Other errors
  * (the stored file missing, a read error) are thrown as plain Errors, for a retry. Rows arrive in
  * batches read ahead of the consumer, at most `batchesAhead` of them. Returns the file's format.
+ *
+ * @param filePath - the stored upload
+ * @param originalName - the name the user gave it
+ * @param progress - where bytes read are counted
+ * @param format - the format, when already known
+ * @param limits - the worker thread's heap (MB) and idle timeout (ms)
+ * @returns the rows, then the format
+ * @throws InvalidFileError for a file that fails its reader; Error for anything else
  */
 export async function* readIsolated(
   filePath: string,

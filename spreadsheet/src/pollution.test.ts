@@ -1,6 +1,6 @@
 /**
  * CVE-2023-30533: a workbook whose cell comment has `ref="__proto__"` polluted Object.prototype in
- * SheetJS before 0.19.3. Sift's SheetJS build (@e965/xlsx 0.20.x) and its own reading path must
+ * SheetJS before 0.19.3. Sift's SheetJS build (\@e965/xlsx 0.20.x) and its own reading path must
  * leave Object.prototype alone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -12,6 +12,13 @@ import { readXlsx } from './xlsx.ts';
  * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV (one sheet
  * named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
  * InvalidFileError with a message the user can act on.
+ *
+ * @param filePath - the stored upload
+ * @param originalName - the name the user gave it
+ * @param progress - where bytes read are counted
+ * @param validated - the format, when already found
+ * @returns every row of every sheet, in order
+ * @throws InvalidFileError for a file that cannot be read, with a message the user can act on
  */
 export async function* readSpreadsheet(
   filePath: string,

@@ -8,6 +8,11 @@ import { scanXlsx } from './zip-scan.ts';
  * The validate stage, run at upload (for a quick answer) and again at ingest: the format from the
  * content (magic bytes) against the extension, then for xlsx the zip and XML safety scan. Throws
  * InvalidFileError whose `kind` says why (see InvalidFileKind) and whose message a user can act on.
+ *
+ * @param filePath - the stored upload
+ * @param originalName - the name the user gave it
+ * @returns the format to read it as
+ * @throws InvalidFileError for a file Sift does not read, with the reason
  */
 export async function validateSpreadsheet(
   filePath: string,

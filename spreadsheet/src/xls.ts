@@ -7,6 +7,11 @@ import { shownText } from './number-format.ts';
  * Reads a legacy .xls (BIFF) workbook with SheetJS (`@e965/xlsx`, the maintained 0.20 build). BIFF
  * cannot be streamed, so the workbook is held in memory; legacy sheets are limited to 65,536 rows.
  * Numbers read as shown (their number format), dates in ISO form.
+ *
+ * @param filePath - the stored workbook
+ * @param progress - where bytes read are counted
+ * @returns every row of every sheet, in order
+ * @throws InvalidFileError for a workbook SheetJS cannot read
  */
 export async function* readXls(filePath: string, progress: ReadProgress): AsyncGenerator<ParsedRow> {
   const bytes = await readFile(filePath);

@@ -22,8 +22,11 @@ export const partKey = (name: string) => name.replaceAll('\\', '/').replace(/^\/
 export const local = (name: string) => {
   const i = name.indexOf(':');
   return i < 0 ? name : name.slice(i + 1);
-};
-
+}; /**
+ * @param zip - the workbook, opened
+ * @param parts - its entries by name
+ * @returns the sheets, their order and files, the shared strings and the number formats
+ */
 export async function readWorkbookParts(zip: ZipFile, parts: Map<string, Entry>): Promise<WorkbookParts> {
   const rootRels = await readRelationships(zip, parts, '_rels/.rels', '');
   const workbookPath = rootRels.find((r) => r.type === 'officeDocument')?.target ?? 'xl/workbook.xml';
@@ -190,14 +193,25 @@ export class RunText {
   }
 }
 
-/** Reads a whole XML part as a stream, handing the parts that matter to `handlers`. */
+/**
+ * Reads a whole XML part as a stream, handing the parts that matter to `handlers`.
+ *
+ * @param stream - the part's decompressed bytes
+ * @param handlers - what to do with tags and text
+ * @throws Error for malformed XML
+ */
 export async function parseXml(stream: Readable, handlers: XmlHandlers): Promise<void> {
   const parser = new XmlScanner(handlers);
   for await (const chunk of textOf(stream)) parser.write(chunk);
   parser.close();
 }
 
-/** A part's decompressed bytes as UTF-8 text, chunk by chunk (characters never split). */
+/**
+ * A part's decompressed bytes as UTF-8 text, chunk by chunk (characters never split).
+ *
+ * @param stream - the part's decompressed bytes
+ * @returns the text, chunk by chunk
+ */
 export function textOf(stream: Readable): AsyncIterable<string> {
   stream.setEncoding('utf8');
   return stream as AsyncIterable<string>;

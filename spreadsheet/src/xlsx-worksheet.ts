@@ -183,6 +183,9 @@ function serialToDate(serial: number, date1904: boolean): Date {
 /**
  * The 1-based column of a cell reference (`C7` → 3, `XFD1` → 16384). Stops counting once past
  * Excel's last column, so a reference of any length gives a number just above it.
+ *
+ * @param ref - a cell reference
+ * @returns the column number
  */
 export function columnOf(ref: string): number {
   let column = 0;

@@ -22,6 +22,11 @@ import { listEntries, openEntry, openZip } from './zip-scan.ts';
  *
  * Throws (Error, turned into InvalidFileError by readSpreadsheet) when a part is malformed or a
  * sheet the workbook lists is missing.
+ *
+ * @param filePath - the stored workbook
+ * @param progress - where bytes read are counted
+ * @returns every row of every sheet, in order
+ * @throws InvalidFileError for a workbook past Excel's limits or unreadable
  */
 export async function* readXlsx(filePath: string, progress: ReadProgress): AsyncGenerator<ParsedRow> {
   const size = (await stat(filePath)).size;

@@ -315,7 +315,13 @@ function skipPast(s: string, from: number, terminator: string): number {
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-/** Decodes the predefined entities and character references; throws on anything else. */
+/**
+ * Decodes the predefined entities and character references; throws on anything else.
+ *
+ * @param t - text with entities
+ * @returns the decoded text
+ * @throws Error for an entity XML does not predefine
+ */
 export function decodeEntities(t: string): string {
   return t.replace(/&([^&;]*)(;?)/g, (_, name: string, semicolon: string) => {
     if (!semicolon) throw new Error('an "&" in the XML starts no entity');

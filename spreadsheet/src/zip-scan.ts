@@ -20,7 +20,12 @@ export const ZIP_LIMITS = {
   prologBytes: 64 * 1024,
 };
 
-/** Opens a zip for reading entry by entry (lazy entries, closed by the caller). */
+/**
+ * Opens a zip for reading entry by entry (lazy entries, closed by the caller).
+ *
+ * @param filePath - the zip
+ * @returns the zip, opened
+ */
 export function openZip(filePath: string): Promise<ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(filePath, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) =>
@@ -29,7 +34,12 @@ export function openZip(filePath: string): Promise<ZipFile> {
   );
 }
 
-/** Every entry of a zip opened with openZip, from its central directory (no content is read). */
+/**
+ * Every entry of a zip opened with openZip, from its central directory (no content is read).
+ *
+ * @param zip - a zip opened with openZip
+ * @returns its entries
+ */
 export function listEntries(zip: ZipFile): Promise<Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: Entry[] = [];
@@ -53,6 +63,10 @@ export const INFLATE_CHUNK_BYTES = 256 * 1024;
  * The decompressed content of one entry. A deflated entry is inflated here in pieces of
  * INFLATE_CHUNK_BYTES, held to the size its zip directory gives, as yauzl does (an error when the
  * content is longer or shorter); a stored one is read by yauzl.
+ *
+ * @param zip - a zip opened with openZip
+ * @param entry - one of its entries
+ * @returns the entry's content as a stream
  */
 export async function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   const deflated = entry.compressionMethod === 8;
@@ -104,6 +118,10 @@ async function prolog(zip: ZipFile, entry: Entry, limit: number): Promise<string
  * Checks an xlsx before parsing, from its central directory and the start of each XML part: entry
  * count, total uncompressed size and compression ratio (zip bombs), and no `<!DOCTYPE` in any XML
  * part (entity expansion and external entities). Throws InvalidFileError (`unsafe` or `unreadable`).
+ *
+ * @param filePath - the stored workbook
+ * @param originalName - the name the user gave it
+ * @throws InvalidFileError (kind `unsafe` or `corrupt`) with the reason
  */
 export async function scanXlsx(filePath: string, originalName: string): Promise<void> {
   let zip: ZipFile;

@@ -6,6 +6,13 @@ import type { Contact, RowsTable } from './types.ts';
  * The distinct contacts of AUTHOR files: one per email address (trimmed, lower-cased, sorted),
  * with the names it was paired with (from the first of `nameHeaders` a row fills) and the files
  * holding it, in batches of at most `batchSize` read by keyset on the email (bounded memory).
+ *
+ * @param t - the rows table
+ * @param files - the AUTHOR files to read
+ * @param emailHeader - the email column's header
+ * @param nameHeaders - the name columns' headers, preferred first
+ * @param batchSize - contacts per batch
+ * @returns the contacts, batch by batch, by email
  */
 export async function* contacts(
   t: RowsTable,

@@ -16,7 +16,12 @@ export interface CompiledQuery {
   useExtra: boolean;
 }
 
-/** The query as SQL, or null when it can match nothing (no files, or a criterion on a column none has). */
+/**
+ * The query as SQL, or null when it can match nothing (no files, or a criterion on a column none has).
+ *
+ * @param query - the files, criteria, sheets and headers to read
+ * @returns the filter, its parameters and the columns to select, or null
+ */
 export function compileQuery(query: RowQuery): CompiledQuery | null {
   if (!query.files.length) return null;
   const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };
@@ -61,7 +66,12 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
   return { filter: filterSql(always, narrow, where), params, select, physical: cols, useExtra };
 }
 
-/** `conditions` joined by OR (one alone as it is). */
+/**
+ * `conditions` joined by OR (one alone as it is).
+ *
+ * @param conditions - SQL conditions, at least one
+ * @returns their disjunction
+ */
 export function anyOf(conditions: string[]): string {
   return conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
 }
@@ -73,6 +83,11 @@ export function anyOf(conditions: string[]): string {
  * the rows they rule out are never folded; otherwise one WHERE. A term the index holds whole stays
  * in the WHERE, where the engine answers it from the index (as a PREWHERE of its own, a count with
  * matchAccents read several times longer). Conditions appended as `AND …` join the WHERE.
+ *
+ * @param always - conditions every read has (files, sheets)
+ * @param narrow - conditions the text skip index answers row by row
+ * @param rest - every other condition
+ * @returns `WHERE …` or `PREWHERE … WHERE …`
  */
 export function filterSql(always: string[], narrow: string[], rest: string[]): string {
   return narrow.length
@@ -83,6 +98,11 @@ export function filterSql(always: string[], narrow: string[], rest: string[]): s
 /**
  * SQL for a header's value in a row of any of `files` (its physical columns, or the overflow map
  * keyed by the query parameter `param` holding the header), or null when no file has the header.
+ *
+ * @param files - the files read
+ * @param header - the header
+ * @param param - the parameter that will hold the header, for the overflow map
+ * @returns SQL of the value, or null
  */
 export function valueOf(files: FileRow[], header: string, param: string): string | null {
   const homes = columnHomes(files, header);
@@ -94,7 +114,13 @@ export function valueOf(files: FileRow[], header: string, param: string): string
     : `coalesce(${values.map((v) => `nullIf(${v}, '')`).join(', ')}, '')`;
 }
 
-/** Where a header's values live over `files`: their physical columns, and whether some are in the overflow map. */
+/**
+ * Where a header's values live over `files`: their physical columns, and whether some are in the overflow map.
+ *
+ * @param files - the files read
+ * @param header - the header
+ * @returns the physical columns and whether the overflow map holds some
+ */
 export function columnHomes(files: FileRow[], header: string): { physical: Set<string>; extra: boolean } {
   const physical = new Set<string>();
   let extra = false;
@@ -107,7 +133,14 @@ export function columnHomes(files: FileRow[], header: string): { physical: Set<s
   return { physical, extra };
 }
 
-/** Result rows (as selected by `c.select`) as hits with cells keyed by header. */
+/**
+ * Result rows (as selected by `c.select`) as hits with cells keyed by header.
+ *
+ * @param query - the query the rows answer
+ * @param c - its compiled form
+ * @param rows - the result rows, as JSONCompactEachRow
+ * @returns the hits, in order
+ */
 export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): RowHit[] {
   const byId = new Map(query.files.map((f) => [f.id, f]));
   const position = new Map(c.physical.map((name, i) => [name, 3 + i]));
@@ -128,6 +161,11 @@ export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): Ro
  * The condition `(file_id, sheet, row_number) <op> key` with its parameters under `name`
  * (`{nameFile}`, `{nameSheet}`, `{nameRow}`), or nothing when there is no key: how keyset pages
  * and export pieces are bounded.
+ *
+ * @param op - `>` (after the key) or `<=` (up to it)
+ * @param key - the bound, or null for none
+ * @param name - the parameters' prefix
+ * @returns the condition (with a leading AND) and its parameters
  */
 export function keyBound(
   op: '>' | '<=',

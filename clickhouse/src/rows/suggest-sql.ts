@@ -118,7 +118,7 @@ export function suggestionReads(term: ContainsTerm, read: (m: SuggestMatch) => s
  * SUGGEST_LIMITS.matches matching cells. For a MULTI_VALUE_HEADERS header the values are the trimmed
  * items of each cell's `;` list; the cell is matched first (its skip index serves that), then each item.
  *
- * @param table - the quoted table to read (`` `db`.rows ``)
+ * @param table - the quoted table to read (`db.rows`, quoted)
  * @param files - the files whose rows are read
  * @param header - the column, by header name
  * @param query - the typed term, trimmed; '' for every value
@@ -160,7 +160,7 @@ export function suggestSql(
  * `query` (non-empty), with their header, most frequent first; columns kept in the overflow map are
  * not looked at.
  *
- * @param table - the quoted table to read (`` `db`.rows ``)
+ * @param table - the quoted table to read (`db.rows`, quoted)
  * @param files - the files whose rows are read
  * @param query - the typed term, trimmed
  * @param limit - the most values to answer

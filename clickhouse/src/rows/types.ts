@@ -8,7 +8,7 @@ import type { TableLayout } from '../layout.ts';
 export interface RowsTable {
   client: ClickHouseClient;
   db: string;
-  /** `` `db`.rows ``, quoted for SQL: the table rows are read and inserted through. */
+  /** `db.rows`, quoted for SQL: the table rows are read and inserted through. */
   table: string;
   /** Where the rows are stored (one node, or `rows_local` on every shard) and how to change that table. */
   layout: TableLayout;
@@ -38,7 +38,12 @@ export interface ColumnBudget {
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';
 
-/** Deterministic physical column for a (trimmed) header name: `c_` + 16 hex digits of its SHA-256. */
+/**
+ * Deterministic physical column for a (trimmed) header name: `c_` + 16 hex digits of its SHA-256.
+ *
+ * @param header - the trimmed header
+ * @returns the column name
+ */
 export function physicalColumnName(header: string): string {
   return `c_${createHash('sha256').update(header, 'utf8').digest('hex').slice(0, 16)}`;
 }

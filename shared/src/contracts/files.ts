@@ -79,6 +79,9 @@ export interface AuthorFileStatistics {
 /**
  * The columns a set of files offers, as `GET /api/file/columns` answers and the search screens show
  * them: distinct column names in first-seen order, trimmed (as search criteria are), blanks left out.
+ *
+ * @param files - the files, each with its column names
+ * @returns the columns, in first-seen order
  */
 export function unionColumns(files: readonly { columnNames: readonly string[] }[]): string[] {
   const seen = new Set<string>();

@@ -30,6 +30,9 @@ const ASCII = /^[\x00-\x7f]*$/;
  * `text` folded for matching: lower-cased, diacritics removed (decomposed, combining marks
  * dropped), FOLD_LETTERS and FOLD_SEQUENCES written plain. `MÜLLER` → `muller`, `Nguyễn` →
  * `nguyen`, `Straße` → `strasse`, `Иванов` → `иванов`. ASCII text is only lower-cased.
+ *
+ * @param text - any text
+ * @returns the folded text
  */
 export function foldText(text: string): string {
   if (ASCII.test(text)) return text.toLowerCase();
@@ -44,6 +47,11 @@ export function foldText(text: string): string {
  * The distinct substrings of `value` that a search for `term` matched: every place where the folded
  * value contains the folded term (with `matchAccents`, where the lower-cased value contains the
  * lower-cased term), as written in `value`. `matchedParts('Zoë MÜLLER', 'muller')` → `['MÜLLER']`.
+ *
+ * @param value - a cell's text
+ * @param term - the searched text
+ * @param matchAccents - accents must match too
+ * @returns the matched substrings, as written in `value`
  */
 export function matchedParts(value: string, term: string, matchAccents = false): string[] {
   const fold = matchAccents ? (s: string) => s.toLowerCase() : foldText;

@@ -36,6 +36,9 @@ export const MAX_FILE_FILTER = 25;
 /**
  * A point in time given as an upload-date bound (ISO 8601 or `YYYY-MM-DD[ HH:MM[:SS]]`, read as UTC
  * when it names no zone), in ms since the epoch; NaN when it is not a date.
+ *
+ * @param text - the bound as the user gave it
+ * @returns ms since the epoch, or NaN
  */
 export function uploadBoundMs(text: string): number {
   const t = text.trim().replace(' ', 'T');

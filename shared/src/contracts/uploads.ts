@@ -5,7 +5,12 @@ import type { FileRecord } from './files.ts';
 /** The file name endings Sift ingests (spec section 5), in lower case. */
 export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
 
-/** Whether `name` ends in one of ACCEPTED_EXTENSIONS, in any case. */
+/**
+ * Whether `name` ends in one of ACCEPTED_EXTENSIONS, in any case.
+ *
+ * @param name - a file name
+ * @returns whether Sift accepts it
+ */
 export function hasAcceptedExtension(name: string): boolean {
   const lower = name.toLowerCase();
   return ACCEPTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
