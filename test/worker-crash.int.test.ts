@@ -52,21 +52,31 @@ function csv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-it('re-ingests a file from scratch after its worker was killed mid-load', async () => {
+/**
+ * Configuration of a fresh Sift for one test: a free port, its own database and queue prefix (named
+ * after `name`), the shared data directory, no web app; `extra` on top.
+ */
+async function freshSift(name: string, extra: Record<string, unknown> = {}) {
   const port = await freePort();
   const id = randomUUID().replaceAll('-', '');
-  const overrides = {
+  return {
     port,
     dataDir,
-    clickhouseDatabase: `crash_${id}`,
-    queuePrefix: `sift-crash-${id}`,
+    clickhouseDatabase: `${name}_${id}`,
+    queuePrefix: `sift-${name}-${id}`,
     webDir: undefined,
+    ...extra,
+  };
+}
+
+it('re-ingests a file from scratch after its worker was killed mid-load', async () => {
+  const overrides = await freshSift('crash', {
     ingestLockMs: 3000,
     csvChunkBytes: 256 * 1024, // many small loads, so the kill lands between two of them
     csvLoader: 'engine-chunked',
-  };
+  });
   const first = await startChild(overrides);
-  const url = `http://localhost:${port}`;
+  const url = `http://localhost:${overrides.port}`;
   const user = await ApiClient.onboarded(url, 'admin@example.com', 'Kim', 'Killer');
 
   const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
@@ -110,20 +120,18 @@ async function stopChildren(): Promise<void> {
  */
 async function stopWhileLoading(name: string, extra: Record<string, unknown> = {}) {
   await stopChildren();
-  const port = await freePort();
-  const id = randomUUID().replaceAll('-', '');
-  const overrides = {
-    port,
-    dataDir,
-    clickhouseDatabase: `${name}_${id}`,
-    queuePrefix: `sift-${name}-${id}`,
-    webDir: undefined,
+  const overrides = await freshSift(name, {
     csvChunkBytes: 256 * 1024,
     csvLoader: 'engine-chunked',
     ...extra,
-  };
+  });
   const child = await startChild(overrides);
-  const user = await ApiClient.onboarded(`http://localhost:${port}`, 'admin@example.com', 'Tess', 'Term');
+  const user = await ApiClient.onboarded(
+    `http://localhost:${overrides.port}`,
+    'admin@example.com',
+    'Tess',
+    'Term',
+  );
   const [uploaded] = await user.upload([{ name: 'many.csv', bytes: new TextEncoder().encode(csv()) }]);
   const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
     .id;
@@ -171,4 +179,64 @@ it('hands the file in hand back to the queue when stopping outlasts its deadline
   const file = await user.waitForIngest(fileId, 120_000);
   expect(file).toMatchObject({ status: 'PROCESSED', totalRows: ROWS });
   expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(ROWS);
+});
+
+it('resumes at the AUTHOR stage after its worker was killed there: the GENERAL rows load once', async () => {
+  await stopChildren();
+  const overrides = await freshSift('resume', {
+    ingestLockMs: 3000,
+    authorJoinRunRows: 2_000, // many joins, so the kill lands inside the AUTHOR stage
+  });
+  const { port } = overrides;
+  const authorRows = 60_000;
+  const lines = ['Title,Authors,Email Addresses'];
+  for (let i = 0; i < authorRows; i++)
+    lines.push(`Paper ${i},"Kowalski, A${i}; Nowak, B${i}",a${i}@uni.pl; b${i}@uni.pl`);
+  const first = await startChild(overrides);
+  const user = await ApiClient.onboarded(`http://localhost:${port}`, 'admin@example.com', 'Rhea', 'Resume');
+  const [uploaded] = await user.upload([
+    { name: 'authors.csv', bytes: new TextEncoder().encode(`${lines.join('\n')}\n`) },
+  ]);
+  const sessionId = (await user.json<UploadSessionSummary[]>('/upload-tracking/sessions/summary'))[0]!.session
+    .id;
+  const summary = () => user.json<UploadSessionSummary>(`/upload-tracking/sessions/${sessionId}/summary`);
+  const deriving = await waitFor(
+    summary,
+    (s) => s.files[0]!.status === 'COMPLETED' || s.files[0]!.currentStage === 3,
+    { intervalMs: 20, what: 'the AUTHOR stage' },
+  );
+  expect(deriving.files[0]!.status).not.toBe('COMPLETED');
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+
+  // The next worker takes the job over once its lock expires. Watched all the way: the GENERAL file
+  // stays searchable with all its rows, and the stage that loads rows (2) is never reported again.
+  await startChild(overrides);
+  const seen = new Set<number>();
+  const done = await waitFor(
+    async () => {
+      const [s, general] = await Promise.all([
+        summary(),
+        user.json<FileRecord>(`/file/files/${uploaded!.id}`),
+      ]);
+      expect(general.status).toBe('PROCESSED');
+      const entry = s.files.find((f) => f.fileId === uploaded!.id)!;
+      if (entry.status !== 'COMPLETED') seen.add(entry.currentStage);
+      return { s, entry };
+    },
+    ({ entry }) => entry.status === 'COMPLETED',
+    { intervalMs: 20, timeoutMs: 120_000, what: 'the file to complete' },
+  );
+  expect([...seen].filter((stage) => stage < 3)).toEqual([]);
+  expect(done.s.files.map((f) => [f.fileType, f.status]).sort()).toEqual([
+    ['AUTHOR', 'COMPLETED'],
+    ['GENERAL', 'COMPLETED'],
+  ]);
+  expect((await user.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(authorRows);
+  const authors = await user.json<SearchResponse>('/file/preprocessed/search', { size: 1 });
+  expect(authors.totalRecords).toBe(2 * authorRows); // every author once: the killed run's rows removed
+  const one = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'b4321@uni.pl' },
+  });
+  expect(one.data.map((r) => r.Authors)).toEqual(['Nowak, B4321']);
 });
