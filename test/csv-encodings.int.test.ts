@@ -5,7 +5,7 @@
  * (chardet, checked by decoding) and ingested on both CSV loaders with its names intact.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newUploadRecord, type Storage } from '@sift/clickhouse';
@@ -79,5 +79,42 @@ describe.each(['engine', 'javascript'] as const)('ingest (%s loader)', (csvLoade
     const hits = await storage.rows.page({ files: [row], criteria: { [header]: name } }, 0, 50);
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.every((h) => h.cells[header]!.includes(name))).toBe(true);
+  });
+
+  it('reads a UTF-8 file without BOM as UTF-8 when its 64 KB sample ends inside a character', async () => {
+    // Chinese text only (3 bytes a character) past the sample, padded until byte 65,536 is not the
+    // first byte of a character: the sample then ends inside one.
+    const rows = 3_000;
+    let pad = '';
+    let bytes: Buffer;
+    do {
+      const body = Array.from({ length: rows }, (_, i) => `张伟${pad},中国科学院${i}\n`).join('');
+      bytes = Buffer.from(`作者,期刊\n${body}`, 'utf8');
+      pad += 'x';
+    } while ((bytes[64 * 1024]! & 0xc0) !== 0x80);
+    const id = randomUUID();
+    writeFileSync(path.join(temp.dir, id), bytes);
+    await storage.files.save(
+      newUploadRecord({
+        id,
+        ownerId: 'o',
+        originalFilename: 'cjk.csv',
+        filename: id,
+        sizeBytes: bytes.length,
+      }),
+    );
+    const written = await ingestFile(
+      { storage, originals: originalsIn(temp.dir), tmpDir: path.join(temp.dir, 'tmp'), csvLoader },
+      { fileId: id, ownerId: 'o', storedName: id, originalFilename: 'cjk.csv' },
+    );
+    const row = written.find((f) => f.id === id)!;
+    expect(row).toMatchObject({ status: 'PROCESSED', totalRows: rows, columnNames: ['作者', '期刊'] });
+    expect(await storage.rows.count({ files: [row], criteria: { 期刊: '中国科学院' } })).toBe(rows);
+    const [last] = await storage.rows.page(
+      { files: [row], criteria: { 期刊: `中国科学院${rows - 1}` } },
+      0,
+      5,
+    );
+    expect(last?.cells).toEqual({ 作者: `张伟${pad.slice(1)}`, 期刊: `中国科学院${rows - 1}` });
   });
 });

@@ -1,3 +1,7 @@
+/**
+ * The worker side's one progress sink: where an ingest job's stages report and where its outcome
+ * goes (the job's own progress, and the file's entry in its upload session).
+ */
 import type { Job } from 'bullmq';
 import type { FileRow } from '@sift/clickhouse';
 import type { IngestProgress } from '@sift/shared/jobs';

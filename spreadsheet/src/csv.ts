@@ -26,16 +26,24 @@ export interface EncodingGuess {
 /** Bytes of a file read to choose its encoding and delimiter. */
 const SNIFF_BYTES = 64 * 1024;
 
-/** True when `bytes` decode as `encoding` without an invalid sequence (up to 3 bytes cut at the end). */
+/**
+ * True when `bytes` decode as `encoding` without an invalid sequence. With `cut` (a sample that
+ * stopped wherever the read did) the last character may be incomplete: the bytes decode when they
+ * do without their last 0, 1, 2 or 3 bytes, whichever ends on a whole character. (Cutting a fixed
+ * 3 bytes split 2 in 3 of the samples of CJK text instead, read them as Windows-1252 and garbled
+ * every cell.)
+ */
 function decodes(bytes: Buffer, encoding: string, cut: boolean): boolean {
-  try {
-    new TextDecoder(encoding, { fatal: true }).decode(
-      cut ? bytes.subarray(0, Math.max(0, bytes.length - 3)) : bytes,
-    );
-    return true;
-  } catch {
-    return false;
+  const decoder = new TextDecoder(encoding, { fatal: true });
+  for (let drop = 0; drop <= (cut ? 3 : 0); drop++) {
+    try {
+      decoder.decode(bytes.subarray(0, Math.max(0, bytes.length - drop)));
+      return true;
+    } catch {
+      // an invalid sequence, or one cut short: try ending a byte earlier
+    }
   }
+  return false;
 }
 
 /**
