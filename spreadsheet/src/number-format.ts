@@ -13,10 +13,25 @@ import { cellText } from './cell-text.ts';
 export function shownText(value: unknown, numFmt: string | null | undefined): string {
   if (typeof value === 'number' && numFmt && numFmt !== 'General') {
     try {
-      return String(SSF.format(numFmt, value));
+      return String(SSF.format(withoutLocaleTags(numFmt), value));
     } catch {
       return cellText(value);
     }
   }
   return cellText(value);
+}
+
+/**
+ * `[$-415]`, `[$-409]`, `[$-F800]`: a locale tag with no currency symbol, which Excel shows as
+ * nothing (the number in that locale's style). SheetJS's formatter shows `$` for it, so `7.1` in a
+ * Polish statistical workbook read `$7.1`. A tag with a symbol (`[$€-407]`) is left to SheetJS.
+ */
+const LOCALE_TAG = /\[\$-[0-9A-Fa-f]+\]/g;
+
+/** The number format without its symbol-less locale tags (see LOCALE_TAG), outside quoted text. */
+function withoutLocaleTags(numFmt: string): string {
+  return numFmt
+    .split(/("[^"]*")/)
+    .map((part) => (part.startsWith('"') ? part : part.replace(LOCALE_TAG, '')))
+    .join('');
 }
