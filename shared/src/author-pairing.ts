@@ -23,8 +23,25 @@ function letters(s: string): string {
   return foldText(s).replace(/[^a-z]/g, '');
 }
 
+/**
+ * How names are written in addresses where the letter has no plain form: German and Nordic
+ * `ä ö ü` as `ae oe ue`, `ø` as `oe`, `å` as `aa` (`Müller` → `k.mueller@`, `Sørensen` → `soerensen@`).
+ */
+const DIGRAPHS: Readonly<Record<string, string>> = { ä: 'ae', ö: 'oe', ü: 'ue', ø: 'oe', å: 'aa' };
+const DIGRAPH_LETTERS = new RegExp(`[${Object.keys(DIGRAPHS).join('')}]`, 'giu');
+
+/** The name's letters as searches fold them, and, when they differ, as an address transliterates them. */
+function spellings(s: string): string[] {
+  const plain = letters(s);
+  const digraphs = letters(s.replace(DIGRAPH_LETTERS, (c) => DIGRAPHS[c.toLowerCase()] ?? c));
+  return digraphs === plain ? [plain] : [plain, digraphs];
+}
+
 interface Person {
+  /** The surname's letters (see letters). */
   surname: string;
+  /** Every way an address may spell the surname: folded, and with digraphs for ä, ö, ü, ø, å. */
+  surnames: string[];
   surnameParts: string[];
   givenNames: string[];
   initials: string;
@@ -52,13 +69,18 @@ function knownPerson(short: string, full: string | undefined): Person {
 function person(short: string, full: string | undefined): Person {
   const [surnameRaw = '', givenRaw = ''] = (full || short).split(',', 2);
   const shortGiven = short.split(',', 2)[1] ?? '';
-  const givenNames = givenRaw
-    .split(/[\s.-]+/)
-    .map(letters)
-    .filter((g) => g.length >= 2);
-  const initials = letters(shortGiven) || givenNames.map((g) => g[0]).join('');
+  const given = givenRaw.split(/[\s.-]+/);
+  const givenNames = given.flatMap(spellings).filter((g) => g.length >= 2);
+  const initials =
+    letters(shortGiven) ||
+    given
+      .map(letters)
+      .filter((g) => g.length >= 2)
+      .map((g) => g[0])
+      .join('');
   return {
     surname: letters(surnameRaw),
+    surnames: spellings(surnameRaw),
     surnameParts: surnameRaw
       .split(/[\s-]+/)
       .map(letters)
@@ -75,20 +97,23 @@ function hasPrefixIn(local: string, word: string, min: number): boolean {
 
 /**
  * How strongly an email's local part (letters only) points at a person, 0 for not at all:
- * surname (with a given name or initial: 12, alone: 10); a part of a compound surname (8); a
- * truncated surname of 5+ letters (7); a given name (6) or its 5+ letter prefix (5); an address that
- * is only the initials, given then surname or surname then given (`ew690`, `zyh…`: 3).
+ * surname, in any of its spellings (with a given name or initial: 12, alone: 10); the whole address
+ * is a given name (9: `biswajit@` is Biswajit's, not a Biswas's); a part of a compound surname (8);
+ * a truncated surname of 5+ letters (7); a given name (6) or its 5+ letter prefix (5); an address
+ * that is only the initials, given then surname or surname then given (`ew690`, `zyh…`: 3).
  */
 function score(local: string, p: Person): number {
   // A two-letter surname (Li, Lu, Ng) counts only at either end of the address, not inside a word.
-  const namesSurname =
-    p.surname.length >= 3
-      ? local.includes(p.surname)
-      : p.surname.length === 2 && (local.startsWith(p.surname) || local.endsWith(p.surname));
+  const namesSurname = p.surnames.some((surname) =>
+    surname.length >= 3
+      ? local.includes(surname)
+      : surname.length === 2 && (local.startsWith(surname) || local.endsWith(surname)),
+  );
   if (namesSurname) {
     const given = p.givenNames.some((g) => local.includes(g)) || local.startsWith(p.initials[0] ?? '\0');
     return given ? 12 : 10;
   }
+  if (p.givenNames.some((g) => g.length >= 3 && local === g)) return 9;
   if (p.surnameParts.some((s) => local.includes(s))) return 8;
   if (hasPrefixIn(local, p.surname, 5)) return 7;
   if (p.givenNames.some((g) => g.length >= 3 && local.includes(g))) return 6;
@@ -137,22 +162,27 @@ export function pairEmails(
   const byAuthor = authors.map(() => '');
   const method = authors.map((): EmailMatch => '');
   const emailTaken = emails.map(() => false);
+  // An address listed twice in a record is one person's: its second copy goes to no other author.
+  const given = new Set<string>();
+  const isGiven = (e: number) => given.has(emails[e]!.trim().toLowerCase());
   let contradiction = false;
   for (const { e, a, s } of candidates) {
-    if (emailTaken[e] || byAuthor[a]) continue;
+    if (emailTaken[e] || byAuthor[a] || isGiven(e)) continue;
     // Two free authors fit this address equally well (two Kims and `kim@`): the name does not decide.
     if (candidates.some((c) => c.e === e && c.a !== a && c.s === s && !byAuthor[c.a])) continue;
     byAuthor[a] = emails[e]!;
     method[a] = 'name';
     emailTaken[e] = true;
+    given.add(emails[e]!.trim().toLowerCase());
     if (e !== a) contradiction = true;
   }
   if (emails.length === authors.length && !contradiction) {
     emails.forEach((email, i) => {
-      if (!emailTaken[i] && !byAuthor[i]) {
+      if (!emailTaken[i] && !byAuthor[i] && !isGiven(i)) {
         byAuthor[i] = email;
         method[i] = 'position';
         emailTaken[i] = true;
+        given.add(email.trim().toLowerCase());
       }
     });
   }
