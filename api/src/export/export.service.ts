@@ -118,14 +118,17 @@ export class ExportService {
       headers: [...new Set([...columns, ...ruleColumns(rules)])],
     });
     const header = request.includeMetadata ? [...META_COLUMNS, ...columns] : columns;
+    // A CSV opened in a spreadsheet program runs a cell that starts a formula; an xlsx cell is an
+    // inline string, never a formula, so it keeps its exact value.
+    const cell = request.format === 'CSV' ? neutralise : (value: string) => value;
     async function* records(): AsyncGenerator<string[]> {
       for await (const batch of rows) {
         for (const hit of batch) {
           const meta = request.includeMetadata
-            ? [neutralise(names.get(hit.fileId) ?? ''), neutralise(hit.sheet), String(hit.rowNumber)]
+            ? [cell(names.get(hit.fileId) ?? ''), cell(hit.sheet), String(hit.rowNumber)]
             : [];
           for (const row of rules.length ? applyRules(rules, hit.cells) : [hit.cells]) {
-            yield [...meta, ...columns.map((c) => neutralise(row[c] ?? ''))];
+            yield [...meta, ...columns.map((c) => cell(row[c] ?? ''))];
           }
         }
       }
@@ -134,7 +137,7 @@ export class ExportService {
     const query = { ...matching(files, request), columns, metadata: request.includeMetadata };
     const storage = this.storage;
     if (request.format === 'CSV') {
-      const headerRow = request.includeHeaders ? header.map(neutralise) : null;
+      const headerRow = request.includeHeaders ? header.map(cell) : null;
       return {
         filename,
         format: 'CSV',
@@ -163,7 +166,7 @@ export class ExportService {
             }),
       };
     }
-    const headerXml = request.includeHeaders ? rowXml(header.map(neutralise), 1) : null;
+    const headerXml = request.includeHeaders ? rowXml(header, 1) : null;
     const sheet = { rows: XLSX_ROWS_PER_SHEET, headerRows: headerXml ? 1 : 0 };
     return {
       filename,

@@ -64,23 +64,29 @@ function countLines(text: string): number {
   return n;
 }
 
-/** The WHERE clause, parameters and CSV field expressions of an export (see csv). */
+/**
+ * The WHERE clause, parameters and field expressions of an export (see csv). `csv`: cells that
+ * would start a formula are neutralised (a CSV opened in a spreadsheet program runs them); an xlsx
+ * cell is an inline string, never a formula, so it keeps its exact value.
+ */
 function exportSelect(
   query: ExportQuery,
+  csv: boolean,
 ): { filter: string; params: Record<string, unknown>; fields: string[] } | null {
+  const cell = csv ? neutraliseSql : (expr: string) => expr;
   const c = compileQuery({ ...query, headers: [] });
   if (!c) return null;
   const params: Record<string, unknown> = { ...c.params };
   const fields = query.columns.map((header, i) => {
     params[`ch${i}`] = header;
-    return neutraliseSql(valueOf(query.files, header, `ch${i}`) ?? "''");
+    return cell(valueOf(query.files, header, `ch${i}`) ?? "''");
   });
   if (query.metadata) {
     params.metaIds = query.files.map((f) => f.id);
     params.metaNames = query.files.map((f) => f.originalFilename);
     fields.unshift(
-      neutraliseSql("transform(file_id, {metaIds:Array(String)}, {metaNames:Array(String)}, '')"),
-      neutraliseSql('sheet'),
+      cell("transform(file_id, {metaIds:Array(String)}, {metaNames:Array(String)}, '')"),
+      cell('sheet'),
       'row_number',
     );
   }
@@ -101,7 +107,7 @@ export class RowExport {
    * bounded by a key found first, so memory stays bounded whatever the result size.
    */
   async *csv(query: ExportQuery, batchRows = 100_000): AsyncGenerator<string> {
-    const select = exportSelect(query);
+    const select = exportSelect(query, true);
     if (!select) return;
     const data = (source: string) =>
       `SELECT ${select.fields.join(', ')} FROM ${source} ORDER BY file_id, sheet, row_number`;
@@ -112,7 +118,7 @@ export class RowExport {
    * The same rows as {@link csv}, as the `<row>` elements of xlsx worksheets (SpreadsheetML),
    * written by the engine: one line per row, each non-empty cell an inline string with its
    * reference (`<c r="B7" t="inlineStr">`), text XML-escaped (line breaks as character references,
-   * characters XML cannot hold dropped) and neutralised like the CSV. Row numbers restart every
+   * characters XML cannot hold dropped), exact (an inline string is never a formula). Row numbers restart every
    * `sheet.rows` rows (the writer starts a new sheet there) after `sheet.headerRows` header rows.
    * Pieces of `batchRows` rows (the last may be shorter), with their row counts.
    */
@@ -121,7 +127,7 @@ export class RowExport {
     sheet: { rows: number; headerRows: number },
     batchRows = 100_000,
   ): AsyncGenerator<{ text: string; rows: number }> {
-    const select = exportSelect(query);
+    const select = exportSelect(query, false);
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
     const params = { ...select.params, perSheet: sheet.rows, headerRows: sheet.headerRows };
@@ -153,7 +159,7 @@ export class RowExport {
     sheet: { rows: number; headerRows: number },
     path: (index: number) => string,
   ): AsyncGenerator<{ path: string; rows: number }> {
-    const select = exportSelect(query);
+    const select = exportSelect(query, false);
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
     let index = 0;
@@ -204,7 +210,7 @@ export class RowExport {
     pieceRows = 1_000_000,
     knownRows?: number,
   ): AsyncGenerator<number> {
-    const select = exportSelect(query);
+    const select = exportSelect(query, true);
     if (!select) return;
     const onePiece = knownRows !== undefined && knownRows <= pieceRows;
     const ranges = onePiece
