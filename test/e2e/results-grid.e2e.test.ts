@@ -274,6 +274,9 @@ describe('Results grid, in a browser', () => {
       await app.open('Search');
       await app.search.searchFor('Title', 'Pairing');
       await app.sees('Showing 1 result', { exact: true });
+      // The export offers the columns the screen shows: wait until they include the new file's
+      // (the column list is fetched again after the upload, which takes a while on a loaded machine).
+      await app.search.columnInput('Email Addresses').waitFor();
       const download = await app.search.exportResults('CSV', 'paired-by-name', async (dialog) => {
         const rule = await app.search.splitRule(dialog, 'Authors', 'Email Addresses');
         await rule.getByLabel('Pair by name').check();
