@@ -181,6 +181,26 @@ it('fails an empty CSV alone with "File is empty" and rejects other extensions a
     error: 'Invalid file type: notes.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
     code: 'INVALID_FILE_TYPE',
   });
+
+  // Beside files it takes, a file of another type fails alone: the others are stored and ingested.
+  const mixed = new FormData();
+  mixed.append('files', new Blob(['Name\nAda\n']), 'people.csv');
+  mixed.append('files', new Blob(['x']), 'savedrecs.txt');
+  mixed.append('files', new Blob(['Name\nBob\n']), 'more.csv');
+  const accepted = await user.fetch('/file/upload-multiple', { method: 'POST', body: mixed });
+  expect(accepted.status).toBe(201);
+  const { files } = (await accepted.json()) as { files: FileRecord[] };
+  expect(files.map((f) => [f.originalFilename, f.status, f.errorMessage])).toEqual([
+    ['people.csv', 'PROCESSING', null],
+    [
+      'savedrecs.txt',
+      'FAILED',
+      'Invalid file type: savedrecs.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
+    ],
+    ['more.csv', 'PROCESSING', null],
+  ]);
+  for (const f of [files[0]!, files[2]!])
+    expect(await user.waitForIngest(f.id)).toMatchObject({ status: 'PROCESSED', totalRows: 1 });
 });
 
 /** A workbook at the format's limits: cells in column XFD (16,384) and row 1,048,576, inline and shared strings. */

@@ -22,6 +22,20 @@ import type { StoredUpload, UploadIntake } from './upload-intake.ts';
 import { fileTooLargeMessage } from './limits.ts';
 import type { LocationImport } from './location-import.ts';
 
+/** The spec's message for a file whose type Sift does not take. */
+function invalidType(name: string): string {
+  return `Invalid file type: ${name}. Please upload Excel (.xlsx, .xls) or CSV files.`;
+}
+
+/** The files of a request in the order they arrived, with why one was not stored (null: stored). */
+type Arrival = { originalFilename: string; refusedBecause: string | null };
+const ARRIVALS = Symbol('arrivals');
+
+function arrivals(req: Request): Arrival[] {
+  const r = req as Request & { [ARRIVALS]?: Arrival[] };
+  return (r[ARRIVALS] ??= []);
+}
+
 /** Most files one multipart request may carry. */
 export const MAX_FILES_PER_REQUEST = 25;
 
@@ -37,16 +51,15 @@ function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options 
     }),
     defParamCharset: 'utf8',
     limits: { fileSize: maxUploadBytes, files: MAX_FILES_PER_REQUEST },
-    fileFilter: (_req, file, cb) => {
-      if (hasAcceptedExtension(file.originalname)) cb(null, true);
-      else
-        cb(
-          new HttpError(
-            415,
-            'INVALID_FILE_TYPE',
-            `Invalid file type: ${file.originalname}. Please upload Excel (.xlsx, .xls) or CSV files.`,
-          ),
-        );
+    // A file of another type is not stored; the request notes it, in its place among the files, so
+    // the upload's other files go on and it fails alone (or refuses a request of one file).
+    fileFilter: (req, file, cb) => {
+      const accepted = hasAcceptedExtension(file.originalname);
+      arrivals(req).push({
+        originalFilename: file.originalname,
+        refusedBecause: accepted ? null : invalidType(file.originalname),
+      });
+      cb(null, accepted);
     },
   } as multer.Options;
 }
@@ -82,11 +95,33 @@ export function uploadMiddlewares(blobDir: string, maxUploadBytes: number) {
   };
 }
 
-/** The stored files of a request (single or array field); 400 when there are none. */
+/**
+ * The files of a request (single or array field), in the order they arrived: those stored, and those
+ * of a type Sift does not take (`refusedBecause`, nothing stored). 400 when there are none; 415 when
+ * every file was refused (nothing to go on with).
+ */
 export function requestUploads(req: Request): StoredUpload[] {
   const list = req.file ? [req.file] : ((req.files as Express.Multer.File[] | undefined) ?? []);
-  if (!list.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
-  return stored(list);
+  const kept = stored(list);
+  const all: StoredUpload[] = [];
+  for (const a of arrivals(req)) {
+    if (a.refusedBecause === null) {
+      const next = kept.shift();
+      if (next) all.push(next);
+    } else
+      all.push({
+        originalFilename: a.originalFilename,
+        storedName: '',
+        sizeBytes: 0,
+        refusedBecause: a.refusedBecause,
+      });
+  }
+  all.push(...kept); // none left unless a file skipped the filter
+  if (!all.length) throw new BadRequestError('No files selected for upload', 'NO_FILE');
+  const refused = all.find((u) => u.refusedBecause);
+  if (refused?.refusedBecause && all.every((u) => u.refusedBecause))
+    throw new HttpError(415, 'INVALID_FILE_TYPE', refused.refusedBecause);
+  return all;
 }
 
 /**

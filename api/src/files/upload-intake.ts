@@ -11,11 +11,14 @@ import { HttpError, NotFoundError } from '../errors.ts';
 import { toFileRecord, type FilesService } from './files.service.ts';
 import { QueueUnavailableError } from './upload-queue-error.ts';
 
-/** A stored upload as multer leaves it on disk. */
+/** A stored upload as multer leaves it on disk, or a file of a type Sift does not take (not stored). */
 export interface StoredUpload {
   originalFilename: string;
+  /** The generated name in `incomingDir`; '' for a refused file. */
   storedName: string;
   sizeBytes: number;
+  /** Why the file was not stored (its type); it is recorded FAILED with this message. */
+  refusedBecause?: string | null | undefined;
 }
 
 /** What an accepted request answers: its upload session and a record per file. */
@@ -64,7 +67,11 @@ export class UploadIntake {
     options: { strict?: boolean; sessionId?: string | undefined } = {},
   ): Promise<AcceptedUploads> {
     await this.#checkQuota(ownerId, uploads);
-    const checks = await Promise.all(uploads.map((u) => this.#validate(u)));
+    const checks = await Promise.all(
+      uploads.map((u) =>
+        u.refusedBecause ? new InvalidFileError(u.refusedBecause, 'unsupported') : this.#validate(u),
+      ),
+    );
     const problems = checks.map((c) => (c instanceof InvalidFileError ? c : null));
     const refused = problems.find((p) => p !== null);
     if (options.strict && refused) {
@@ -318,6 +325,7 @@ export class UploadIntake {
   }
 
   async #discard(upload: StoredUpload): Promise<void> {
+    if (!upload.storedName) return; // refused: nothing was stored
     await unlink(path.join(this.incomingDir, upload.storedName)).catch(() => undefined);
   }
 }
