@@ -174,18 +174,18 @@ it('fails an empty CSV alone with "File is empty" and rejects other extensions a
   });
 
   const form = new FormData();
-  form.append('files', new Blob(['x']), 'notes.txt');
+  form.append('files', new Blob(['x']), 'notes.pdf');
   const res = await user.fetch('/file/upload-multiple', { method: 'POST', body: form });
   expect(res.status).toBe(415);
   expect(await res.json()).toEqual({
-    error: 'Invalid file type: notes.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
+    error: 'Invalid file type: notes.pdf. Please upload Excel (.xlsx, .xls) or CSV files.',
     code: 'INVALID_FILE_TYPE',
   });
 
   // Beside files it takes, a file of another type fails alone: the others are stored and ingested.
   const mixed = new FormData();
   mixed.append('files', new Blob(['Name\nAda\n']), 'people.csv');
-  mixed.append('files', new Blob(['x']), 'savedrecs.txt');
+  mixed.append('files', new Blob(['x']), 'slides.pdf');
   mixed.append('files', new Blob(['Name\nBob\n']), 'more.csv');
   const accepted = await user.fetch('/file/upload-multiple', { method: 'POST', body: mixed });
   expect(accepted.status).toBe(201);
@@ -193,9 +193,9 @@ it('fails an empty CSV alone with "File is empty" and rejects other extensions a
   expect(files.map((f) => [f.originalFilename, f.status, f.errorMessage])).toEqual([
     ['people.csv', 'PROCESSING', null],
     [
-      'savedrecs.txt',
+      'slides.pdf',
       'FAILED',
-      'Invalid file type: savedrecs.txt. Please upload Excel (.xlsx, .xls) or CSV files.',
+      'Invalid file type: slides.pdf. Please upload Excel (.xlsx, .xls) or CSV files.',
     ],
     ['more.csv', 'PROCESSING', null],
   ]);
@@ -265,5 +265,34 @@ it('answers the FTP import and its listing with 501 and what to do when no locat
       code: 'FTP_NOT_CONFIGURED',
       error: expect.stringContaining('Upload the files from the Upload screen instead.'),
     });
+  }
+});
+
+it("ingests Web of Science's tab-delimited savedrecs.txt exactly, in UTF-8 and in UTF-16", async () => {
+  const header = ['PT', 'AU', 'TI', 'SO', 'PY'];
+  const records = Array.from({ length: 40 }, (_, i) => [
+    'J',
+    i % 2 ? `Müller, K; Sørensen, L${i}` : `张伟; Kim, J${i}`,
+    `Reading exports, exactly: part ${i}`,
+    'SCIENTOMETRICS',
+    String(2000 + i),
+  ]);
+  // WoS ends every record, not the header, with a tab.
+  const text = [header.join('\t'), ...records.map((r) => `${r.join('\t')}\t`)].join('\r\n') + '\r\n';
+  const uploaded = await user.upload([
+    { name: 'savedrecs.txt', bytes: Buffer.from(text, 'utf8') },
+    { name: 'savedrecs-utf16.txt', bytes: Buffer.from(`\uFEFF${text}`, 'utf16le') },
+  ]);
+  for (const u of uploaded) {
+    const file = await user.waitForIngest(u.id);
+    expect(file).toMatchObject({ status: 'PROCESSED', totalRows: records.length });
+    expect(file.columnNames.slice(0, header.length)).toEqual(header);
+    const found = await user.json<SearchResponse>('/file/search', {
+      fileIds: [u.id],
+      searchCriteria: { PY: '2039' },
+    });
+    expect(found.data.map((r) => header.map((h) => r[h]))).toEqual([records[39]]);
+    const all = await user.json<SearchResponse>('/file/search', { fileIds: [u.id], size: 100 });
+    expect(all.data.map((r) => header.map((h) => r[h]))).toEqual(records);
   }
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   [sftp, ftp] = await Promise.all([startTestSftp(), startTestFtp()]);
   for (const server of [sftp, ftp]) {
     writeFileSync(path.join(server.dir, 'people.csv'), PEOPLE);
-    writeFileSync(path.join(server.dir, 'notes.txt'), 'not a spreadsheet');
+    writeFileSync(path.join(server.dir, 'notes.pdf'), 'not a spreadsheet');
   }
   copyFileSync(fixture('wos-savedrecs-small.xls'), path.join(sftp.dir, 'wos.xls'));
   writeFileSync(path.join(sftp.dir, 'broken.xlsx'), 'this is not a zip archive');
@@ -84,10 +84,10 @@ describe('from an SFTP location', () => {
 
   it('refuses a name the location does not offer, importing nothing', async () => {
     const before = await client.json<FileRecord[]>('/file/files');
-    const res = await post(client, { files: ['people.csv', 'notes.txt', 'missing.csv'] });
+    const res = await post(client, { files: ['people.csv', 'notes.pdf', 'missing.csv'] });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe(
-      'Not found at the import location (or not an Excel or CSV file): notes.txt, missing.csv',
+      'Not found at the import location (or not an Excel or CSV file): notes.pdf, missing.csv',
     );
     expect(await client.json<FileRecord[]>('/file/files')).toEqual(before);
   });

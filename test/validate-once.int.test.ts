@@ -25,7 +25,7 @@ async function storeUnsupportedName(): Promise<Omit<IngestFilePayload, 'format'>
   const storedName = `${id}.bin`;
   const text = 'Name,Email\nAda,ada@example.com\n';
   writeFileSync(path.join(temp.dir, storedName), text);
-  const originalFilename = 'contacts.txt';
+  const originalFilename = 'contacts.pdf';
   await storage.files.save(
     newUploadRecord({ id, ownerId: 'o', originalFilename, filename: storedName, sizeBytes: text.length }),
   );
@@ -44,7 +44,7 @@ describe('validation at ingest', () => {
   it('validates a file whose payload carries no format', async () => {
     const payload = await storeUnsupportedName();
     await expect(ingestFile(deps(), payload)).rejects.toThrow(
-      '"contacts.txt" is not a supported file type. Please upload Excel (.xlsx, .xls) or CSV files.',
+      '"contacts.pdf" is not a supported file type. Please upload Excel (.xlsx, .xls) or CSV files.',
     );
   });
 });

@@ -12,6 +12,16 @@ function startsWith(buf: Buffer, magic: number[]): boolean {
 }
 
 /**
+ * Whether a text file holds tagged records (Web of Science "Plain text" / `.ciw`, `FN`, `VR`, `PT`
+ * lines of two-letter tags), not delimited rows.
+ */
+function isTaggedRecords(head: Buffer, utf16: boolean): boolean {
+  const text = (utf16 ? head.toString('utf16le') : head.toString('utf8')).replace(/^\uFEFF/, '');
+  const [first = '', second = ''] = text.split(/\r?\n/);
+  return /^FN [^\t]*$/.test(first) && /^VR [^\t]*$/.test(second);
+}
+
+/**
  * Decides how to read a stored upload from its content (magic bytes), checked against the name the
  * user gave it. Throws InvalidFileError with a message the user can act on: empty file, unknown
  * extension, or content that is not what the extension says.
@@ -48,11 +58,19 @@ export async function detectFormat(filePath: string, originalName: string): Prom
       if (isZip) return 'xlsx';
       if (isOle) return 'xls';
       throw notWorkbook();
-    case '.csv': {
+    case '.csv':
+    case '.txt':
+    case '.tsv': {
       const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
       if (isZip || isOle || (!utf16 && head.includes(0))) {
         throw new InvalidFileError(
-          `"${originalName}" is not a CSV text file. If it is an Excel workbook, upload it with its .xlsx or .xls name.`,
+          `"${originalName}" is not a ${ext === '.csv' ? 'CSV' : 'delimited'} text file. If it is an Excel workbook, upload it with its .xlsx or .xls name.`,
+          'unsupported',
+        );
+      }
+      if (isTaggedRecords(head, utf16)) {
+        throw new InvalidFileError(
+          `"${originalName}" is a Web of Science plain-text export (tagged records), which Sift cannot read yet. In Web of Science, export the records as "Tab delimited file" or "Excel", and upload that file.`,
           'unsupported',
         );
       }

@@ -180,7 +180,35 @@ describe('file type checks', () => {
     await expect(rowsOf('fake.csv', Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))).rejects.toThrow(
       /not a CSV text file/,
     );
-    await expect(rowsOf('notes.txt', 'x')).rejects.toThrow(/not a supported file type/);
+    await expect(rowsOf('notes.pdf', 'x')).rejects.toThrow(/not a supported file type/);
+  });
+
+  it("reads Web of Science's tab-delimited export (.txt): UTF-8 or UTF-16 with a BOM, a trailing tab a row", async () => {
+    const header = ['PT', 'AU', 'TI', 'PY'];
+    const records = [
+      ['J', 'Müller, K; Sørensen, L', 'Reading exports exactly', '2024'],
+      ['J', '张伟; Kim, J', 'A title, with a comma', '2023'],
+    ];
+    // WoS ends every record, not the header, with a tab: one more (empty) field than the header.
+    const text = [header.join('\t'), ...records.map((r) => `${r.join('\t')}\t`)].join('\r\n') + '\r\n';
+    for (const [name, bytes] of [
+      ['savedrecs.txt', Buffer.from(text, 'utf8')],
+      ['savedrecs-bom.txt', Buffer.from(`\uFEFF${text}`, 'utf8')],
+      ['savedrecs-utf16.txt', Buffer.from(`\uFEFF${text}`, 'utf16le')],
+      ['savedrecs.tsv', Buffer.from(text, 'utf8')],
+    ] as const) {
+      const rows = await rowsOf(name, bytes);
+      expect(rows.map((r) => r.cells.slice(0, header.length))).toEqual([header, ...records]);
+    }
+  });
+
+  it('names a Web of Science plain-text export (tagged records) and says which export to use instead', async () => {
+    const tagged =
+      'FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\nAU Kowalski, A\nTI A title\nER\n\nEF\n';
+    for (const bytes of [Buffer.from(tagged), Buffer.from(`\uFEFF${tagged}`, 'utf16le')])
+      await expect(rowsOf('savedrecs.txt', bytes)).rejects.toThrow(
+        /is a Web of Science plain-text export \(tagged records\), which Sift cannot read yet\. In Web of Science, export the records as "Tab delimited file" or "Excel"/,
+      );
   });
 
   it('turns a corrupt workbook into a message the user can act on', async () => {

@@ -463,7 +463,7 @@ describe('Results grid, in a browser', () => {
         'Name,City\nRemote Ada,London\nRemote Alan,Wilmslow\n',
       );
       writeFileSync(path.join(sftp.dir, 'remote-other.csv'), 'Name\nNobody Remote\n');
-      writeFileSync(path.join(sftp.dir, 'readme.txt'), 'not offered');
+      writeFileSync(path.join(sftp.dir, 'readme.pdf'), 'not offered');
       await app.open('Upload');
       const panel = page.getByRole('region', { name: 'Import from a server' });
       const location = sftp.url.replace(/\/\/[^@]+@/, '//');

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordEndsUniform, recordStartsWithBlank, tabRecordEnd } from './csv-engine-loader.ts';
+import {
+  recordEndsUniform,
+  recordStartsWithBlank,
+  tabRecordEnd,
+  endsRecordsWithTab,
+} from './csv-engine-loader.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-blank-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,5 +87,15 @@ describe('tabRecordEnd and recordEndsUniform', () => {
     const head = 'x'.repeat(1024 * 1024 - 1);
     expect(await recordEndsUniform(file(Buffer.from(`${head}\r\ny\r\n`)), 'utf-8', '\r\n')).toBe(true);
     expect(await recordEndsUniform(file(Buffer.from(`${head}x\ny\r\n`)), 'utf-8', '\r\n')).toBe(false);
+  });
+});
+
+describe('endsRecordsWithTab', () => {
+  it("finds Web of Science's trailing tab, not a record whose last field is empty", () => {
+    expect(endsRecordsWithTab('PT\tAU\tPY\r\nJ\tKim, J\t2024\t\r\nJ\tLee, A\t2023\t\r\nJ\tPa')).toBe(true);
+    expect(endsRecordsWithTab('\uFEFFPT\tAU\nJ\tKim, J\t\n')).toBe(true);
+    expect(endsRecordsWithTab('A\tB\nx\t\ny\tz\n')).toBe(false); // an empty last field
+    expect(endsRecordsWithTab('A\tB\nx\ty\t\ny\tz\n')).toBe(false); // only some records
+    expect(endsRecordsWithTab('A\tB\n')).toBe(false); // no whole record
   });
 });

@@ -2,8 +2,12 @@
 import { z } from 'zod';
 import type { FileRecord } from './files.ts';
 
-/** The file name endings Sift ingests (spec section 5), in lower case. */
-export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv'] as const;
+/**
+ * The file name endings Sift ingests (spec section 5), in lower case: Excel workbooks, and
+ * delimited text: `.csv`, and `.txt` and `.tsv` for the tab-delimited exports of Web of Science
+ * (`savedrecs.txt`) and others.
+ */
+export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv', '.txt', '.tsv'] as const;
 
 /**
  * Whether `name` ends in one of ACCEPTED_EXTENSIONS, in any case.

@@ -13,7 +13,7 @@ describe('hasAcceptedExtension', () => {
   it('accepts .xlsx, .xls and .csv in any case', () => {
     for (const name of ['a.xlsx', 'B.XLS', 'c.Csv', 'savedrecs.xls'])
       expect(hasAcceptedExtension(name)).toBe(true);
-    for (const name of ['a.txt', 'a.xlsx.exe', 'xlsx', 'a.xlsm'])
+    for (const name of ['a.pdf', 'a.xlsx.exe', 'xlsx', 'a.xlsm'])
       expect(hasAcceptedExtension(name)).toBe(false);
   });
 });
@@ -27,11 +27,11 @@ describe('validateSelectedFiles (file picker, 100 MB)', () => {
     const result = validateSelectedFiles([
       file('data.XLSX'),
       file('export', 10, 'text/csv'),
-      file('notes.txt', 10, 'text/plain'),
+      file('notes.pdf', 10, 'application/pdf'),
       file('huge.csv', 101 * MB),
     ]);
     expect(result.accepted.map((f) => f.name)).toEqual(['data.XLSX', 'export']);
-    expect(result.errors).toEqual(['Invalid files (2): notes.txt, huge.csv']);
+    expect(result.errors).toEqual(['Invalid files (2): notes.pdf, huge.csv']);
   });
 
   it('says so when no file is valid', () => {
