@@ -135,13 +135,18 @@ it('writes every row once, in order, in pieces, with metadata and neutralised ce
   expect(filtered).toBe('"a9"\n');
 });
 
-it('reports the bytes the engine has read while it loads a CSV file', async () => {
+/** A ~50 MB CSV of 300,000 rows (its load outlasts the first poll even on a busy machine) and its columns. */
+async function bigCsv(name: string) {
   const headers = ['Name', 'Title', 'Notes'];
   const columnMap = await storage.rows.ensureColumns(headers);
-  const csvPath = path.join(dir, 'progress.csv');
-  // ~50 MB: the load outlasts the first poll on a fresh connection even on a busy machine.
+  const csvPath = path.join(dir, name);
   const line = (i: number) => `Person ${i},"A title, number ${i}",${'notes '.repeat(20)}${i}\n`;
   writeFileSync(csvPath, Array.from({ length: 300_000 }, (_, i) => line(i)).join(''));
+  return { headers, columnMap, csvPath };
+}
+
+it('reports the bytes the engine has read while it loads a CSV file', async () => {
+  const { headers, columnMap, csvPath } = await bigCsv('progress.csv');
   const size = readFileSync(csvPath).length;
   const seen: number[] = [];
   const fileId = randomUUID();
@@ -161,4 +166,37 @@ it('reports the bytes the engine has read while it loads a CSV file', async () =
   expect(seen).toEqual([...seen].sort((a, b) => a - b));
   expect(seen.every((b) => b >= 0 && b <= size)).toBe(true);
   expect(new Set(seen).size).toBeGreaterThanOrEqual(2);
+});
+
+it('rejects with what a progress report threw once the INSERT has settled, and nothing escapes', async () => {
+  const { headers, columnMap, csvPath } = await bigCsv('stopping.csv');
+  const stopping = new Error('Sift is stopping');
+  const unhandled: unknown[] = [];
+  const note = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', note);
+  let reports = 0;
+  try {
+    const fileId = randomUUID();
+    await expect(
+      storage.rows.loadCsvFile({
+        fileId,
+        sheet: 'stop',
+        path: csvPath,
+        delimiter: ',',
+        columns: headers.map((h) => columnMap[h]!),
+        firstRowNumber: 1,
+        progressEveryMs: 1,
+        onProgress: () => {
+          reports++;
+          throw stopping; // as the ingest's report does once its job is aborted
+        },
+      }),
+    ).rejects.toBe(stopping);
+    expect(reports).toBe(1); // not called again after it threw
+    // The INSERT was not cut short: its rows are there for the next attempt to remove.
+    expect(await storage.rows.countFile(fileId)).toBe(300_000);
+  } finally {
+    process.off('unhandledRejection', note);
+  }
+  expect(unhandled).toEqual([]);
 });

@@ -80,7 +80,9 @@ export class RowLoading {
    * skipped (their numbers are not reused). Quoting as RFC 4180; whitespace and `\N` are kept as
    * text; short records are padded, long ones' extra (empty) fields ignored. `onProgress` is called
    * about every `progressEveryMs` (default 500) with the bytes of the file read so far (embedded:
-   * the engine's own count, from `system.processes`; a server: the bytes sent), while it runs.
+   * the engine's own count, from `system.processes`; a server: the bytes sent), while it runs. When
+   * `onProgress` throws, it is not called again, and the load rejects with its error once the
+   * INSERT has settled.
    */
   async loadCsvFile(
     params: CsvFileLoad & {
@@ -93,13 +95,22 @@ export class RowLoading {
     const { onProgress } = params;
     if (!onProgress) return insert;
     const stop = new AbortController();
+    // What `onProgress` threw (the ingest is stopping): kept, not left as a rejection nobody awaits
+    // while the INSERT runs on (that took the whole process down), and thrown once it has settled.
+    let failed: { error: unknown } | null = null;
     const watch = (async () => {
       const every = params.progressEveryMs ?? 500;
       for (;;) {
         await sleep(every, undefined, { signal: stop.signal }).catch(() => undefined);
         if (stop.signal.aborted) return;
         const bytes = this.t.embedded ? await this.#bytesReadFrom(params.path).catch(() => null) : sent.bytes;
-        if (bytes !== null && !stop.signal.aborted) await onProgress(bytes);
+        if (bytes === null || stop.signal.aborted) continue;
+        try {
+          await onProgress(bytes);
+        } catch (error) {
+          failed = { error };
+          return;
+        }
       }
     })();
     try {
@@ -108,6 +119,7 @@ export class RowLoading {
       stop.abort();
       await watch;
     }
+    if (failed) throw (failed as { error: unknown }).error;
   }
 
   /**
