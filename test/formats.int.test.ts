@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, FileStatistics, SearchResponse } from '@sift/shared/contracts';
+import type { FileRecord, FileStatistics, ImportReport, SearchResponse } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -268,31 +268,54 @@ it('answers the FTP import and its listing with 501 and what to do when no locat
   }
 });
 
-it("ingests Web of Science's tab-delimited savedrecs.txt exactly, in UTF-8 and in UTF-16", async () => {
-  const header = ['PT', 'AU', 'TI', 'SO', 'PY'];
+it("ingests Web of Science's tab-delimited savedrecs.txt exactly, named as its Excel export, with its authors", async () => {
+  const tags = ['PT', 'AU', 'AF', 'TI', 'SO', 'PY', 'EM', 'UT'];
+  const names = [
+    'Publication Type',
+    'Authors',
+    'Author Full Names',
+    'Article Title',
+    'Source Title',
+    'Publication Year',
+    'Email Addresses',
+    'UT (Unique WOS ID)',
+  ];
   const records = Array.from({ length: 40 }, (_, i) => [
     'J',
     i % 2 ? `Müller, K; Sørensen, L${i}` : `张伟; Kim, J${i}`,
+    i % 2 ? `Müller, Klaus; Sørensen, Lars${i}` : `张伟; Kim, Jin${i}`,
     `Reading exports, exactly: part ${i}`,
     'SCIENTOMETRICS',
     String(2000 + i),
+    i % 2 ? `k.mueller@tum.de; lars${i}.soerensen@ku.dk` : `jin${i}.kim@snu.ac.kr`,
+    `WOS:${String(i).padStart(15, '0')}`,
   ]);
   // WoS ends every record, not the header, with a tab.
-  const text = [header.join('\t'), ...records.map((r) => `${r.join('\t')}\t`)].join('\r\n') + '\r\n';
+  const text = [tags.join('\t'), ...records.map((r) => `${r.join('\t')}\t`)].join('\r\n') + '\r\n';
   const uploaded = await user.upload([
     { name: 'savedrecs.txt', bytes: Buffer.from(text, 'utf8') },
     { name: 'savedrecs-utf16.txt', bytes: Buffer.from(`\uFEFF${text}`, 'utf16le') },
   ]);
   for (const u of uploaded) {
     const file = await user.waitForIngest(u.id);
-    expect(file).toMatchObject({ status: 'PROCESSED', totalRows: records.length });
-    expect(file.columnNames.slice(0, header.length)).toEqual(header);
-    const found = await user.json<SearchResponse>('/file/search', {
-      fileIds: [u.id],
-      searchCriteria: { PY: '2039' },
-    });
-    expect(found.data.map((r) => header.map((h) => r[h]))).toEqual([records[39]]);
+    expect(file).toMatchObject({ status: 'PROCESSED', totalRows: records.length, columnNames: names });
     const all = await user.json<SearchResponse>('/file/search', { fileIds: [u.id], size: 100 });
-    expect(all.data.map((r) => header.map((h) => r[h]))).toEqual(records);
+    expect(all.data.map((r) => names.map((h) => r[h]))).toEqual(records);
   }
+  // The tags name the columns the AUTHOR file needs: each author with the email that names them.
+  const kim = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'jin38.kim@snu.ac.kr' },
+  });
+  expect(kim.data.map((r) => [r['Authors'], r['Email Match']])).toEqual([
+    ['Kim, J38', 'name'],
+    ['Kim, J38', 'name'],
+  ]);
+  const mueller = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'k.mueller@tum.de', 'Article Title': 'part 39' },
+  });
+  expect(mueller.data.map((r) => r['Authors'])).toEqual(['Müller, K', 'Müller, K']);
+  // The import report keeps each tag beside its name.
+  const report = await user.json<ImportReport>(`/file/files/${uploaded[0]!.id}/report`);
+  expect(report.sheets[0]!.renamedColumns).toContainEqual({ column: 7, from: 'EM', to: 'Email Addresses' });
+  expect(report.sheets[0]!.renamedTotal).toBe(tags.length);
 });

@@ -1,4 +1,5 @@
 import { ROW_META } from '@sift/shared/contracts';
+import { namedWosTags } from './wos-tags.ts';
 
 /**
  * Reserved keys that every search result row carries beside its cells (file, sheet, row number);
@@ -39,4 +40,15 @@ export function widenHeaders(headers: string[], width: number): string[] {
     headers.length,
   );
   return [...headers, ...more];
+}
+
+/**
+ * A sheet's column names from its header row: Web of Science tags named as its Excel export names
+ * them (namedWosTags), then made usable (uniqueHeaders).
+ *
+ * @param raw - the header row's cells
+ * @returns a name for each cell
+ */
+export function headerNames(raw: string[]): string[] {
+  return uniqueHeaders(namedWosTags(raw));
 }

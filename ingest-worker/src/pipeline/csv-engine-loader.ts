@@ -11,7 +11,7 @@ import {
   sniff,
   splitCsv,
   trimRow,
-  uniqueHeaders,
+  headerNames,
   widenHeaders,
   type Encoding,
   type ReadProgress,
@@ -191,7 +191,7 @@ async function loadWithEngine(
       clearInterval(timer);
     }
 
-    const named = uniqueHeaders(header.cells);
+    const named = headerNames(header.cells);
     const headers = widenHeaders(named, split.maxFields);
     noteHeaderRow(ctx, sheet, header.rowNumber, header.cells, named);
     noteWidened(ctx, sheet, headers.length - named.length);
@@ -276,7 +276,7 @@ async function loadDirect(
   header: { rowNumber: number; cells: string[] },
   sample: string[][],
 ): Promise<LoadedFiles | null> {
-  const headers = uniqueHeaders(header.cells);
+  const headers = headerNames(header.cells);
   noteHeaderRow(ctx, sheet, header.rowNumber, header.cells, headers);
   const general = await startSheet(ctx, sheet, headers, sample);
   if (!general) return null;

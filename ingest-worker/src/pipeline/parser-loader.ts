@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   readIsolated,
   trimRow,
-  uniqueHeaders,
+  headerNames,
   widenHeaders,
   type ReadProgress,
   type SpreadsheetFormat,
@@ -67,7 +67,7 @@ async function loadRows(
       if (!cells.some((c) => c.trim())) continue; // blank rows carry nothing
       if (!headerSeen) {
         headerSeen = true;
-        const headers = uniqueHeaders(cells);
+        const headers = headerNames(cells);
         noteHeaderRow(ctx, sheet, row.rowNumber, cells, headers);
         widenedFrom = headers.length;
         await general.startSheet(sheet, headers);

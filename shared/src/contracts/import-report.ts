@@ -31,8 +31,9 @@ export interface ImportSheetReport {
   rows: number;
   columns: number;
   /**
-   * Headers changed to make every column name usable and unique: blank, repeated or reserved (the
-   * first REPORT_LIST_MAX; `renamedTotal` counts them all).
+   * Headers changed: Web of Science tags named as its Excel export names them
+   * (`EM` → `Email Addresses`), and names made usable and unique: blank, repeated or reserved (the first
+   * REPORT_LIST_MAX; `renamedTotal` counts them all).
    */
   renamedColumns: { column: number; from: string; to: string }[];
   renamedTotal: number;
