@@ -319,3 +319,54 @@ it("ingests Web of Science's tab-delimited savedrecs.txt exactly, named as its E
   expect(report.sheets[0]!.renamedColumns).toContainEqual({ column: 7, from: 'EM', to: 'Email Addresses' });
   expect(report.sheets[0]!.renamedTotal).toBe(tags.length);
 });
+
+it('ingests a Web of Science plain-text export (tagged records) with its authors and emails', async () => {
+  const record = (i: number) =>
+    [
+      'PT J',
+      `AU Nowak, B${i}`,
+      `   Sørensen, L${i}`,
+      `AF Nowak, Barbara${i}`,
+      `   Sørensen, Lars${i}`,
+      `TI Tagged record ${i}, whose title`,
+      '   wraps onto a second line',
+      'SO SCIENTOMETRICS',
+      `EM lars${i}.soerensen@ku.dk`,
+      `PY ${2000 + i}`,
+      `UT WOS:${String(i).padStart(15, '0')}`,
+      'ER',
+      '',
+    ].join('\n');
+  const text = `FN Clarivate Analytics Web of Science\nVR 1.0\n${Array.from({ length: 25 }, (_, i) => record(i)).join('\n')}\nEF\n`;
+  const [uploaded] = await user.upload([{ name: 'savedrecs.txt', bytes: Buffer.from(text, 'utf8') }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 25,
+    columnNames: [
+      'Publication Type',
+      'Authors',
+      'Author Full Names',
+      'Article Title',
+      'Source Title',
+      'Email Addresses',
+      'Publication Year',
+      'UT (Unique WOS ID)',
+    ],
+  });
+  const found = await user.json<SearchResponse>('/file/search', {
+    fileIds: [uploaded!.id],
+    searchCriteria: { 'Publication Year': '2024' },
+  });
+  expect(found.data.map((r) => [r['Authors'], r['Article Title']])).toEqual([
+    ['Nowak, B24; Sørensen, L24', 'Tagged record 24, whose title wraps onto a second line'],
+  ]);
+  const authors = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'lars24.soerensen@ku.dk' },
+  });
+  expect(authors.data.map((r) => [r['Authors'], r['Author Full Names'], r['Email Match']])).toEqual([
+    ['Sørensen, L24', 'Sørensen, Lars24', 'name'],
+  ]);
+  const report = await user.json<ImportReport>(`/file/files/${uploaded!.id}/report`);
+  expect(report.format).toBe('wos-text');
+});

@@ -21,7 +21,7 @@ export const ingestFilePayloadSchema = z.object({
    * The format the api found when it validated the upload, so the worker does not validate it
    * again; absent (a re-ingest of a stored original, an empty upload), the worker validates.
    */
-  format: z.enum(['csv', 'xlsx', 'xls']).optional(),
+  format: z.enum(['csv', 'xlsx', 'xls', 'wos-text']).optional(),
 });
 export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 

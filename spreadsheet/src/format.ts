@@ -2,7 +2,8 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidFileError } from './errors.ts';
 
-export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls';
+/** How a file is read: delimited text, an xlsx or legacy xls workbook, or Web of Science's tagged plain text. */
+export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls' | 'wos-text';
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -60,7 +61,8 @@ export async function detectFormat(filePath: string, originalName: string): Prom
       throw notWorkbook();
     case '.csv':
     case '.txt':
-    case '.tsv': {
+    case '.tsv':
+    case '.ciw': {
       const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
       if (isZip || isOle || (!utf16 && head.includes(0))) {
         throw new InvalidFileError(
@@ -68,12 +70,7 @@ export async function detectFormat(filePath: string, originalName: string): Prom
           'unsupported',
         );
       }
-      if (isTaggedRecords(head, utf16)) {
-        throw new InvalidFileError(
-          `"${originalName}" is a Web of Science plain-text export (tagged records), which Sift cannot read yet. In Web of Science, export the records as "Tab delimited file" or "Excel", and upload that file.`,
-          'unsupported',
-        );
-      }
+      if (isTaggedRecords(head, utf16)) return 'wos-text';
       return 'csv';
     }
     default:

@@ -202,13 +202,53 @@ describe('file type checks', () => {
     }
   });
 
-  it('names a Web of Science plain-text export (tagged records) and says which export to use instead', async () => {
-    const tagged =
-      'FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\nAU Kowalski, A\nTI A title\nER\n\nEF\n';
-    for (const bytes of [Buffer.from(tagged), Buffer.from(`\uFEFF${tagged}`, 'utf16le')])
-      await expect(rowsOf('savedrecs.txt', bytes)).rejects.toThrow(
-        /is a Web of Science plain-text export \(tagged records\), which Sift cannot read yet\. In Web of Science, export the records as "Tab delimited file" or "Excel"/,
-      );
+  it('reads a Web of Science plain-text export (tagged records): one row a record, lists joined', async () => {
+    const tagged = [
+      'FN Clarivate Analytics Web of Science',
+      'VR 1.0',
+      'PT J',
+      'AU Kowalski, A',
+      '   Müller, K',
+      'AF Kowalski, Anna',
+      '   Müller, Klaus',
+      'TI A title that wraps',
+      '   onto a second line',
+      'EM anna@uw.edu.pl; k.mueller@tum.de',
+      'PY 2024',
+      'Z8 0',
+      'ER',
+      '',
+      'PT J',
+      'AU Kim, J',
+      'TI Second',
+      'PY 2023',
+      'ER',
+      '',
+      'EF',
+      '',
+    ].join('\n');
+    for (const bytes of [
+      Buffer.from(tagged),
+      Buffer.from(`\uFEFF${tagged.replaceAll('\n', '\r\n')}`, 'utf16le'),
+    ]) {
+      const rows = await rowsOf('savedrecs.ciw', bytes);
+      expect(rows.map((r) => [r.rowNumber, r.cells])).toEqual([
+        [1, ['PT', 'AU', 'AF', 'TI', 'EM', 'PY', 'Z8']],
+        [
+          2,
+          [
+            'J',
+            'Kowalski, A; Müller, K',
+            'Kowalski, Anna; Müller, Klaus',
+            'A title that wraps onto a second line',
+            'anna@uw.edu.pl; k.mueller@tum.de',
+            '2024',
+            '0',
+          ],
+        ],
+        [3, ['J', 'Kim, J', '', 'Second', '', '2023', '']],
+      ]);
+    }
   });
 
   it('turns a corrupt workbook into a message the user can act on', async () => {

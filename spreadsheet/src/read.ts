@@ -7,10 +7,11 @@ import type { ParsedRow, ReadProgress } from './types.ts';
 import { validateSpreadsheet } from './validate.ts';
 import { readXls } from './xls.ts';
 import { readXlsx } from './xlsx.ts';
+import { readWosText } from './wos-text.ts';
 
 /**
- * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV (one sheet
- * named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
+ * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV or Web of
+ * Science plain text (one sheet named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
  * InvalidFileError with a message the user can act on.
  *
  * @param filePath - the stored upload
@@ -28,12 +29,15 @@ export async function* readSpreadsheet(
   validated?: SpreadsheetFormat,
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
   const format = validated ?? (await validateSpreadsheet(filePath, originalName));
+  const sheetName = path.parse(originalName).name || 'Sheet1';
   const source =
     format === 'csv'
-      ? readCsv(filePath, path.parse(originalName).name || 'Sheet1', progress)
-      : format === 'xlsx'
-        ? readXlsx(filePath, progress)
-        : readXls(filePath, progress);
+      ? readCsv(filePath, sheetName, progress)
+      : format === 'wos-text'
+        ? readWosText(filePath, sheetName, progress)
+        : format === 'xlsx'
+          ? readXlsx(filePath, progress)
+          : readXls(filePath, progress);
   try {
     yield* source;
   } catch (e) {
@@ -41,7 +45,12 @@ export async function* readSpreadsheet(
     if (e instanceof LimitError)
       throw new InvalidFileError(`"${originalName}" was refused: ${e.message}.`, 'unsafe');
     const detail = e instanceof Error ? e.message : String(e);
-    const what = format === 'csv' ? 'a CSV file' : `an Excel workbook (.${format})`;
+    const what =
+      format === 'csv'
+        ? 'a CSV file'
+        : format === 'wos-text'
+          ? 'a Web of Science plain-text export'
+          : `an Excel workbook (.${format})`;
     throw new InvalidFileError(
       `"${originalName}" could not be read as ${what}: ${detail}. Check that it opens in Excel, save it again and re-upload it.`,
     );

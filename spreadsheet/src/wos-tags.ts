@@ -80,8 +80,9 @@ export const WOS_TAG_NAMES: Readonly<Record<string, string>> = {
 
 /**
  * A header row with WoS tags named as WoS's Excel export names them, when it is a WoS tag row: it
- * has `PT`, `AU` and `TI`, and nine in ten of its non-blank cells are known tags. Any other row, and
- * cells that are not tags, are left as they are.
+ * has `PT`, `AU` and `TI`, and three in four of its non-blank cells are known tags (WoS adds tags of
+ * its own now and then: `Z8`, `ZB`…, kept as they are). Any other row, and cells that are not tags,
+ * are left as they are.
  *
  * @param raw - the header row's cells
  * @returns the cells, tags replaced by their names
@@ -92,6 +93,6 @@ export function namedWosTags(raw: string[]): string[] {
   if (!present.has('PT') || !present.has('AU') || !present.has('TI')) return raw;
   const filled = cells.filter(Boolean);
   const tags = filled.filter((c) => Object.hasOwn(WOS_TAG_NAMES, c)).length;
-  if (tags < 0.9 * filled.length) return raw;
+  if (tags < 0.75 * filled.length) return raw;
   return cells.map((c, i) => (Object.hasOwn(WOS_TAG_NAMES, c) ? WOS_TAG_NAMES[c]! : raw[i]!));
 }

@@ -59,7 +59,7 @@ export interface AuthorPairingReport {
 export interface ImportReport {
   fileId: string;
   originalFilename: string;
-  format: 'csv' | 'xlsx' | 'xls';
+  format: 'csv' | 'xlsx' | 'xls' | 'wos-text';
   /** CSV files only. */
   encoding?: ImportEncoding;
   /** CSV files only: `,`, `;`, a tab or `|`. */

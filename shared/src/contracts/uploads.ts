@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { FileRecord } from './files.ts';
 
 /**
- * The file name endings Sift ingests (spec section 5), in lower case: Excel workbooks, and
- * delimited text: `.csv`, and `.txt` and `.tsv` for the tab-delimited exports of Web of Science
- * (`savedrecs.txt`) and others.
+ * The file name endings Sift ingests (spec section 5), in lower case: Excel workbooks, and text:
+ * `.csv`, `.txt` and `.tsv` (delimited, as Web of Science's tab-delimited `savedrecs.txt`), and
+ * Web of Science's tagged plain text (`.txt`, `.ciw`).
  */
-export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv', '.txt', '.tsv'] as const;
+export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv', '.txt', '.tsv', '.ciw'] as const;
 
 /**
  * Whether `name` ends in one of ACCEPTED_EXTENSIONS, in any case.

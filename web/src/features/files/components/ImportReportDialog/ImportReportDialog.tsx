@@ -50,7 +50,7 @@ export function ImportReportDialog({ file, onClose }: ImportReportDialogProps) {
 
 function ReportBody({ report }: { report: ImportReport }) {
   const facts: [string, string][] = [
-    ['Format', report.format.toUpperCase()],
+    ['Format', report.format === 'wos-text' ? 'Web of Science plain text' : report.format.toUpperCase()],
     ...(report.encoding
       ? ([
           [
