@@ -284,7 +284,7 @@ it("ingests Web of Science's tab-delimited savedrecs.txt exactly, named as its E
     'J',
     i % 2 ? `Müller, K; Sørensen, L${i}` : `张伟; Kim, J${i}`,
     i % 2 ? `Müller, Klaus; Sørensen, Lars${i}` : `张伟; Kim, Jin${i}`,
-    `Reading exports, exactly: part ${i}`,
+    i === 7 ? '"Fake news" and the reader: part 7' : `Reading exports, exactly: part ${i}`,
     'SCIENTOMETRICS',
     String(2000 + i),
     i % 2 ? `k.mueller@tum.de; lars${i}.soerensen@ku.dk` : `jin${i}.kim@snu.ac.kr`,

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { ParsedRow, ReadProgress } from './types.ts';
 import { countingReadStream } from './counting-stream.ts';
+import { isWosTagRow } from './wos-tags.ts';
 
 /**
  * A text encoding by its WHATWG name, as `TextDecoder` reports it (`utf-8`, `utf-16le`, `gb18030`,
@@ -153,13 +154,57 @@ export function decoder(encoding: Encoding): Transform {
  * @returns the records as rows
  * @throws InvalidFileError for a file that cannot be read as CSV
  */
+/**
+ * True when every whole record of the sample after the header has one field more than the header,
+ * an empty one: a tab ends each record, as Web of Science's tab-delimited export writes them.
+ * CustomSeparated would keep that tab in the last field (`2039\t`), so such a file goes the
+ * JavaScript way, which drops the empty field. (A record whose last field is merely empty has as
+ * many fields as the header, and stays with the engine.)
+ *
+ * @param head - the file's first bytes, decoded
+ * @returns whether a tab ends every whole record after the header
+ */
+export function endsRecordsWithTab(head: string): boolean {
+  const lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const at = lines.findIndex((l) => l.trim() !== '');
+  if (at < 0) return false;
+  const width = lines[at]!.split('\t').length;
+  // The sample's last line may be cut short: only whole lines count.
+  const records = lines.slice(at + 1, -1).filter((l) => l.trim() !== '');
+  return (
+    records.length > 0 &&
+    records.every((l) => {
+      const fields = l.split('\t');
+      return fields.length === width + 1 && fields[width] === '';
+    })
+  );
+}
+
+/**
+ * Whether tab-delimited text is Web of Science's export, which never quotes a field (a title may
+ * start with `"`): its records end with a tab (endsRecordsWithTab), or its header row is WoS tags.
+ *
+ * @param head - the file's first bytes, decoded
+ * @returns whether to read the file without quoting
+ */
+export function isUnquotedWosExport(head: string): boolean {
+  const first = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  return endsRecordsWithTab(head) || isWosTagRow(first.split('\t'));
+}
+
 export async function* readCsv(
   filePath: string,
   sheetName: string,
   progress: ReadProgress,
 ): AsyncGenerator<ParsedRow> {
   const { encoding, sample } = await sniff(filePath);
-  const parser = parse<string[], string[]>({ delimiter: detectDelimiter(sample), ignoreEmpty: false });
+  const delimiter = detectDelimiter(sample);
+  const unquoted = delimiter === '\t' && isUnquotedWosExport(sample);
+  const parser = parse<string[], string[]>({
+    delimiter,
+    ignoreEmpty: false,
+    ...(unquoted && { quote: null }),
+  });
   const source = countingReadStream(filePath, progress).pipe(decoder(encoding));
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);

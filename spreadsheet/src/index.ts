@@ -9,14 +9,16 @@ export { validateSpreadsheet } from './validate.ts';
 export { scanXlsx, ZIP_LIMITS } from './zip-scan.ts';
 export { detectFormat, type SpreadsheetFormat } from './format.ts';
 export { headerNames, uniqueHeaders, widenHeaders, RESERVED_HEADERS } from './headers.ts';
-export { namedWosTags, WOS_TAG_NAMES } from './wos-tags.ts';
+export { isWosTagRow, namedWosTags, WOS_TAG_NAMES } from './wos-tags.ts';
 export { cellText, trimRow } from './cell-text.ts';
 export { readSpreadsheet } from './read.ts';
 export { countingReadStream } from './counting-stream.ts';
 export {
   decoder,
   detectDelimiter,
+  endsRecordsWithTab,
   guessEncoding,
+  isUnquotedWosExport,
   readCsv,
   sniff,
   type Encoding,

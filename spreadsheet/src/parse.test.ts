@@ -188,6 +188,8 @@ describe('file type checks', () => {
     const records = [
       ['J', 'Müller, K; Sørensen, L', 'Reading exports exactly', '2024'],
       ['J', '张伟; Kim, J', 'A title, with a comma', '2023'],
+      // WoS never quotes: a title may start with a quote and hold a tab-free "quoted" part.
+      ['J', 'Ng, A', '"Fake news" and its readers', '2022'],
     ];
     // WoS ends every record, not the header, with a tab: one more (empty) field than the header.
     const text = [header.join('\t'), ...records.map((r) => `${r.join('\t')}\t`)].join('\r\n') + '\r\n';

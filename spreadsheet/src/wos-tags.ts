@@ -79,20 +79,29 @@ export const WOS_TAG_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
- * A header row with WoS tags named as WoS's Excel export names them, when it is a WoS tag row: it
- * has `PT`, `AU` and `TI`, and three in four of its non-blank cells are known tags (WoS adds tags of
- * its own now and then: `Z8`, `ZB`…, kept as they are). Any other row, and cells that are not tags,
- * are left as they are.
+ * Whether a header row is Web of Science tags: it has `PT`, `AU` and `TI`, and three in four of its
+ * non-blank cells are known tags (WoS adds tags of its own now and then: `Z8`, `ZB`…).
+ *
+ * @param raw - the header row's cells
+ * @returns whether the row is WoS tags
+ */
+export function isWosTagRow(raw: string[]): boolean {
+  const cells = raw.map((c) => c.trim());
+  const present = new Set(cells);
+  if (!present.has('PT') || !present.has('AU') || !present.has('TI')) return false;
+  const filled = cells.filter(Boolean);
+  return filled.filter((c) => Object.hasOwn(WOS_TAG_NAMES, c)).length >= 0.75 * filled.length;
+}
+
+/**
+ * A header row with WoS tags named as WoS's Excel export names them, when it is a WoS tag row
+ * (isWosTagRow); tags WoS's Excel export does not have are kept as they are. Any other row is left
+ * as it is.
  *
  * @param raw - the header row's cells
  * @returns the cells, tags replaced by their names
  */
 export function namedWosTags(raw: string[]): string[] {
-  const cells = raw.map((c) => c.trim());
-  const present = new Set(cells);
-  if (!present.has('PT') || !present.has('AU') || !present.has('TI')) return raw;
-  const filled = cells.filter(Boolean);
-  const tags = filled.filter((c) => Object.hasOwn(WOS_TAG_NAMES, c)).length;
-  if (tags < 0.75 * filled.length) return raw;
-  return cells.map((c, i) => (Object.hasOwn(WOS_TAG_NAMES, c) ? WOS_TAG_NAMES[c]! : raw[i]!));
+  if (!isWosTagRow(raw)) return raw;
+  return raw.map((c) => WOS_TAG_NAMES[c.trim()] ?? c);
 }

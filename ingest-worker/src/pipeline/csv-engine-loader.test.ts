@@ -2,12 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  recordEndsUniform,
-  recordStartsWithBlank,
-  tabRecordEnd,
-  endsRecordsWithTab,
-} from './csv-engine-loader.ts';
+import { endsRecordsWithTab } from '@sift/spreadsheet';
+import { recordEndsUniform, recordStartsWithBlank, tabRecordEnd } from './csv-engine-loader.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-blank-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

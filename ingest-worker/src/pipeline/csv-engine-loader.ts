@@ -15,6 +15,7 @@ import {
   widenHeaders,
   type Encoding,
   type ReadProgress,
+  isUnquotedWosExport,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
@@ -40,8 +41,9 @@ const SCAN_SHARE = 25;
  * transcoded to UTF-8 when needed and split at record boundaries in one streaming pass, and each
  * chunk is loaded with `INSERT … SELECT … FROM file()`. Author rows are then derived from the loaded
  * rows. Returns null when the file needs the JavaScript path (a record starting with a blank in a
- * comma or semicolon file, line breaks other than its first one's or records ending with a tab in
- * a tab-delimited one, or headers past the column guard).
+ * comma or semicolon file, line breaks other than its first one's in a tab-delimited one, Web of
+ * Science's tab-delimited export, which never quotes (isUnquotedWosExport), or headers past the
+ * column guard).
  */
 export async function loadCsvWithEngine(ctx: LoadContext): Promise<LoadedFiles | null> {
   const { encoding, sample: head } = ctx.sniffed ?? (await sniff(ctx.filePath));
@@ -50,35 +52,12 @@ export async function loadCsvWithEngine(ctx: LoadContext): Promise<LoadedFiles |
   // ClickHouse's CSV reader drops the whitespace a record starts with.
   if (delimiter === '\t') {
     const recordEnd = tabRecordEnd(head);
-    if (!recordEnd || endsRecordsWithTab(head)) return null;
+    if (!recordEnd || isUnquotedWosExport(head)) return null;
     if (!(await recordEndsUniform(ctx.filePath, encoding, recordEnd))) return null;
     return loadWithEngine(ctx, { encoding, head, delimiter, recordEnd });
   }
   if (await recordStartsWithBlank(ctx.filePath, encoding)) return null;
   return loadWithEngine(ctx, { encoding, head, delimiter });
-}
-
-/**
- * True when every whole record of the sample after the header has one field more than the header,
- * an empty one: a tab ends each record, as Web of Science's tab-delimited export writes them.
- * CustomSeparated would keep that tab in the last field (`2039\t`), so such a file goes the
- * JavaScript way, which drops the empty field. (A record whose last field is merely empty has as
- * many fields as the header, and stays with the engine.)
- */
-export function endsRecordsWithTab(head: string): boolean {
-  const lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const at = lines.findIndex((l) => l.trim() !== '');
-  if (at < 0) return false;
-  const width = lines[at]!.split('\t').length;
-  // The sample's last line may be cut short: only whole lines count.
-  const records = lines.slice(at + 1, -1).filter((l) => l.trim() !== '');
-  return (
-    records.length > 0 &&
-    records.every((l) => {
-      const fields = l.split('\t');
-      return fields.length === width + 1 && fields[width] === '';
-    })
-  );
 }
 
 /**
