@@ -154,8 +154,11 @@ async function loadWithEngine(
     const raw = countingReadStream(ctx.filePath, read);
     // UTF-8 goes through as bytes; anything else (or a BOM) is decoded and re-encoded as UTF-8.
     const body: Readable = encoding === 'utf-8' && !hasBom ? raw : raw.pipe(decoder(encoding));
+    // A report made from a timer has no one to hand its error to: once the ingest is stopping
+    // ('Sift is stopping'), the next awaited report (the first chunk's) throws it instead. Left
+    // unhandled, it ended the whole process.
     const timer = setInterval(() => {
-      void ctx.progress(Math.floor((read.bytesRead / size) * SCAN_SHARE));
+      ctx.progress(Math.floor((read.bytesRead / size) * SCAN_SHARE)).catch(() => undefined);
     }, PROGRESS_INTERVAL_MS);
     let split;
     try {
