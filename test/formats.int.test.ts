@@ -370,3 +370,47 @@ it('ingests a Web of Science plain-text export (tagged records) with its authors
   const report = await user.json<ImportReport>(`/file/files/${uploaded!.id}/report`);
   expect(report.format).toBe('wos-text');
 });
+
+it('finds the header row below title rows: a Dimensions CSV and a statistical workbook', async () => {
+  const dimensions =
+    '"About the data: Exported on Nov 26, 2026. Criteria: \'bibliometrics\' in title and abstract."\n' +
+    'Rank,Publication ID,Title,Authors,PubYear\n' +
+    '1,pub.1,Reading exports,"Kowalski, Anna; Nowak, Barbara",2024\n' +
+    '2,pub.2,Counting citations,"Kim, Jin",2023\n';
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Table 1');
+  ws.addRow(['Table 1. Population by voivodeship, 31 December 2023']);
+  ws.addRow(['in thousands of persons; source: Statistics Poland']);
+  ws.addRow([]);
+  ws.addRow(['Voivodeship', 'Total', 'Urban', 'Rural']);
+  ws.addRow(['Mazowieckie', 5512.8, 3548.1, 1964.7]);
+  ws.addRow(['Śląskie', 4375.9, 3348.2, 1027.7]);
+  const uploaded = await user.upload([
+    { name: 'dimensions.csv', bytes: new TextEncoder().encode(dimensions) },
+    { name: 'population.xlsx', bytes: new Uint8Array(await wb.xlsx.writeBuffer()) },
+  ]);
+  const [csv, xlsx] = await Promise.all(uploaded.map((u) => user.waitForIngest(u.id)));
+  expect(csv).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 2,
+    columnNames: ['Rank', 'Publication ID', 'Title', 'Authors', 'PubYear'],
+  });
+  expect(xlsx).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 2,
+    columnNames: ['Voivodeship', 'Total', 'Urban', 'Rural'],
+  });
+  const rows = await user.json<SearchResponse>('/file/search', { fileIds: [csv!.id, xlsx!.id], size: 10 });
+  // Files come in the order of their (random) ids: compared by sheet.
+  const seen = rows.data.map((r) => [r.__sheet, r['Title'] ?? r['Voivodeship'], r.__rowNumber]);
+  expect(seen.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+    ['dimensions', 'Reading exports', 3],
+    ['dimensions', 'Counting citations', 4],
+    ['Table 1', 'Mazowieckie', 5],
+    ['Table 1', 'Śląskie', 6],
+  ]);
+  const reports = await Promise.all(
+    [csv!, xlsx!].map((f) => user.json<ImportReport>(`/file/files/${f.id}/report`)),
+  );
+  expect(reports.map((r) => r.sheets[0]!.headerRow)).toEqual([2, 4]);
+});

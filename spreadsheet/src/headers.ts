@@ -52,3 +52,41 @@ export function widenHeaders(headers: string[], width: number): string[] {
 export function headerNames(raw: string[]): string[] {
   return uniqueHeaders(namedWosTags(raw));
 }
+
+/** Shortest text of a title row above the header (a header cell is rarely this long alone). */
+const TITLE_MIN_LENGTH = 25;
+/** Title rows looked past at most, above the header. */
+const TITLE_ROWS_MAX = 5;
+
+/** A row that reads as a title: one non-empty cell, of TITLE_MIN_LENGTH characters or more. */
+function isTitleRow(cells: readonly string[]): boolean {
+  const filled = cells.filter((c) => c.trim());
+  return filled.length === 1 && filled[0]!.trim().length >= TITLE_MIN_LENGTH;
+}
+
+/**
+ * Which of a sheet's first non-blank rows is its header row: past title rows above it (Dimensions'
+ * `About the data: Exported on …` line, a statistical table's caption), when they are followed by a
+ * row of three or more filled cells; otherwise the first row, as before.
+ *
+ * @param rows - the sheet's first non-blank rows, in order (TITLE_ROWS_MAX + 1 are enough)
+ * @returns the index of the header row among them
+ */
+export function headerRowIndex(rows: readonly (readonly string[])[]): number {
+  let k = 0;
+  while (k < rows.length && k < TITLE_ROWS_MAX && isTitleRow(rows[k]!)) k++;
+  const next = rows[k];
+  return k > 0 && next && next.filter((c) => c.trim()).length >= 3 ? k : 0;
+}
+
+/**
+ * Whether the header row can be decided from `rows` (a sheet's first non-blank rows so far): the
+ * last of them is no title row, or enough have been read.
+ *
+ * @param rows - the sheet's first non-blank rows so far
+ * @returns whether headerRowIndex may be asked now
+ */
+export function headerRowDecided(rows: readonly (readonly string[])[]): boolean {
+  const last = rows[rows.length - 1];
+  return !!last && (!isTitleRow(last) || rows.length > TITLE_ROWS_MAX);
+}

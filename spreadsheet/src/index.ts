@@ -8,7 +8,14 @@ export { SHEET_LIMITS } from './limits.ts';
 export { validateSpreadsheet } from './validate.ts';
 export { scanXlsx, ZIP_LIMITS } from './zip-scan.ts';
 export { detectFormat, type SpreadsheetFormat } from './format.ts';
-export { headerNames, uniqueHeaders, widenHeaders, RESERVED_HEADERS } from './headers.ts';
+export {
+  headerNames,
+  headerRowDecided,
+  headerRowIndex,
+  uniqueHeaders,
+  widenHeaders,
+  RESERVED_HEADERS,
+} from './headers.ts';
 export { isWosTagRow, namedWosTags, WOS_TAG_NAMES } from './wos-tags.ts';
 export { cellText, trimRow } from './cell-text.ts';
 export { readSpreadsheet } from './read.ts';

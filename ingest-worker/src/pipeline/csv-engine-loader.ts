@@ -16,6 +16,7 @@ import {
   type Encoding,
   type ReadProgress,
   isUnquotedWosExport,
+  headerRowIndex,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
@@ -125,17 +126,18 @@ async function loadWithEngine(
   const { encoding, head, delimiter, recordEnd } = file;
   const sheet = path.parse(ctx.originalName).name || 'Sheet1';
 
-  // The header row (the first record with content, and its record number) and a sample of the
-  // records after it, which decides the skip index of each new column.
-  let header: { rowNumber: number; cells: string[] } | null = null;
-  const sample: string[][] = [];
+  // The header row (the first record with content past any title rows, and its record number) and
+  // a sample of the records after it, which decides the skip index of each new column.
+  const leading: { rowNumber: number; cells: string[] }[] = [];
   for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 })) {
     const cells = trimRow(row.cells);
     if (!cells.some((c) => c.trim())) continue;
-    if (!header) header = { rowNumber: row.rowNumber, cells };
-    else if (sample.push(cells) >= SAMPLE_ROWS) break;
+    if (leading.push({ rowNumber: row.rowNumber, cells }) > SAMPLE_ROWS) break;
   }
+  const at = headerRowIndex(leading.map((r) => r.cells));
+  const header = leading[at];
   if (!header) throw new InvalidFileError('File is empty', 'empty');
+  const sample = leading.slice(at + 1).map((r) => r.cells);
 
   // UTF-8 without a BOM, header on one line: the engine reads the stored file as it is.
   const hasBom = head.charCodeAt(0) === 0xfeff;

@@ -7,6 +7,8 @@ import {
   widenHeaders,
   type ReadProgress,
   type SpreadsheetFormat,
+  headerRowDecided,
+  headerRowIndex,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
@@ -49,6 +51,34 @@ async function loadRows(
   const size = Math.max(1, (await stat(ctx.filePath)).size);
   const due = progressDue(Date.now());
   let seen = 0;
+  /** A row of the current sheet once its header row is known: the header, or a data row. */
+  const handle = async (rowNumber: number, cells: string[]): Promise<void> => {
+    if (!headerSeen) {
+      headerSeen = true;
+      const headers = headerNames(cells);
+      noteHeaderRow(ctx, sheet!, rowNumber, cells, headers);
+      widenedFrom = headers.length;
+      await general.startSheet(sheet!, headers);
+      authorSheet = hasAuthorColumns(headers) ? { sheet: sheet!, headers } : null;
+      if (authorSheet) authorSheets.push(authorSheet);
+      return;
+    }
+    if (cells.length > general.headers.length) {
+      await general.setHeaders(widenHeaders(general.headers, cells.length));
+      noteWidened(ctx, sheet!, general.headers.length - widenedFrom);
+      if (authorSheet) authorSheet.headers = general.headers;
+    }
+    await general.add(rowNumber, cells);
+  };
+  // A sheet's first non-blank rows, held until its header row is known (title rows above it are
+  // left out: headerRowIndex).
+  let leading: { rowNumber: number; cells: string[] }[] = [];
+  const flushLeading = async () => {
+    const held = leading;
+    leading = [];
+    const at = headerRowIndex(held.map((r) => r.cells));
+    for (const r of held.slice(at)) await handle(r.rowNumber, r.cells);
+  };
   try {
     const rows = readIsolated(ctx.filePath, ctx.originalName, read, format, ctx.readIsolation);
     for await (const row of rows) {
@@ -60,28 +90,20 @@ async function loadRows(
         if (due()) await ctx.progress(Math.min(99, Math.floor((read.bytesRead / size) * 100)));
       }
       if (row.sheet !== sheet) {
+        await flushLeading();
         sheet = row.sheet;
         headerSeen = false;
       }
       const cells = trimRow(row.cells);
       if (!cells.some((c) => c.trim())) continue; // blank rows carry nothing
-      if (!headerSeen) {
-        headerSeen = true;
-        const headers = headerNames(cells);
-        noteHeaderRow(ctx, sheet, row.rowNumber, cells, headers);
-        widenedFrom = headers.length;
-        await general.startSheet(sheet, headers);
-        authorSheet = hasAuthorColumns(headers) ? { sheet, headers } : null;
-        if (authorSheet) authorSheets.push(authorSheet);
+      if (headerSeen) {
+        await handle(row.rowNumber, cells);
         continue;
       }
-      if (cells.length > general.headers.length) {
-        await general.setHeaders(widenHeaders(general.headers, cells.length));
-        noteWidened(ctx, sheet, general.headers.length - widenedFrom);
-        if (authorSheet) authorSheet.headers = general.headers;
-      }
-      await general.add(row.rowNumber, cells);
+      leading.push({ rowNumber: row.rowNumber, cells });
+      if (headerRowDecided(leading.map((r) => r.cells))) await flushLeading();
     }
+    await flushLeading();
     await ctx.progress(100);
     await general.finish();
   } catch (e) {
