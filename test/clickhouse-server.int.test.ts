@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openStorage } from '@sift/clickhouse';
+import { openStorage, rowWriteQueryId } from '@sift/clickhouse';
+import { waitFor } from './support/wait.ts';
 import { startTestClickHouse, type TestClickHouse } from './support/clickhouse-server.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sift-clickhouse-smoke-'));
@@ -72,4 +73,47 @@ it("runs Sift's migrations and repositories, and keeps the data across a restart
   });
   expect(await again.accounts.get('a1')).toEqual(account);
   await again.close();
+});
+
+it("stops a file's INSERT still running on the server before deleting its rows", async () => {
+  // A worker killed mid-load leaves its INSERT running on the server: the next attempt deletes the
+  // file's rows, and the INSERT must not land them again after that delete.
+  const storage = await openStorage({
+    url: server!.url,
+    user: 'default',
+    password: '',
+    database: 'orphan',
+    dataDir,
+  });
+  try {
+    const fileId = 'f-orphan';
+    const orphan = storage.client
+      .command({
+        query_id: rowWriteQueryId(fileId),
+        query: `INSERT INTO orphan.rows (file_id, sheet, row_number)
+                SELECT {id:String}, 's', toUInt32(number) FROM numbers(40) WHERE sleepEachRow(0.1) = 0`,
+        query_params: { id: fileId },
+        clickhouse_settings: { max_block_size: '1' },
+      })
+      .then(
+        () => 'ended',
+        () => 'stopped',
+      );
+    await waitFor(
+      async () => {
+        const rs = await storage.client.query({
+          query: `SELECT count() AS n FROM system.processes WHERE startsWith(query_id, 'sift-write-f-orphan-')`,
+          format: 'JSONEachRow',
+        });
+        return Number((await rs.json<{ n: number }>())[0]?.n ?? 0);
+      },
+      (n) => n > 0,
+      { intervalMs: 20, what: 'the INSERT to run' },
+    );
+    await storage.rows.deleteFiles([fileId]);
+    expect(await orphan).toBe('stopped');
+    expect(await storage.rows.countFile(fileId)).toBe(0);
+  } finally {
+    await storage.close();
+  }
 });

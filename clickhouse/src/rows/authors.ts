@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import type { FileRow } from '../files.repository.ts';
 import { ident, stringLiteral } from '../sql.ts';
 import { valueOf } from './criteria-sql.ts';
-import { RAGGED_MARKER, type RowsTable } from './types.ts';
+import { RAGGED_MARKER, rowWriteQueryId, type RowsTable } from './types.ts';
 import { INGEST_PRIORITY } from './loading.ts';
 
 /**
@@ -170,6 +170,7 @@ export class RowAuthors {
     }
     const join = (pairs: string) =>
       this.t.client.command({
+        query_id: rowWriteQueryId(copy.authorId),
         query: `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${[...physical.map(ident), 'extra'].join(', ')})
                 SELECT {authorId:String}, g.sheet, p.row_number, ${[...values, extra].join(', ')}
                 FROM ${this.t.table} AS g

@@ -16,6 +16,7 @@ export {
   type ColumnBudget,
   RAGGED_MARKER,
   physicalColumnName,
+  rowWriteQueryId,
   type Contact,
   type CsvFileLoad,
   type RowBatch,

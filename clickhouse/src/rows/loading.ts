@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClickHouseSettings } from '@clickhouse/client';
 import { ident, stringLiteral } from '../sql.ts';
-import { RAGGED_MARKER, type CsvFileLoad, type RowBatch, type RowsTable } from './types.ts';
+import { RAGGED_MARKER, rowWriteQueryId, type CsvFileLoad, type RowBatch, type RowsTable } from './types.ts';
 
 /**
  * The Linux nice value of the engine threads that run an ingest's queries (loads, AUTHOR rows) and
@@ -65,6 +65,7 @@ export class RowLoading {
     });
     await this.t.client.insert({
       table: this.t.table,
+      query_id: rowWriteQueryId(batch.fileId),
       format: 'JSONCompactEachRow',
       columns: ['file_id', 'sheet', 'row_number', ...physical, 'extra'] as [string, ...string[]],
       values,
@@ -199,10 +200,16 @@ export class RowLoading {
       ...BOUNDED_LOAD_SETTINGS,
     };
     if (this.t.embedded) {
-      await this.t.client.command({ query, query_params, clickhouse_settings });
+      await this.t.client.command({
+        query,
+        query_params,
+        clickhouse_settings,
+        query_id: rowWriteQueryId(params.fileId),
+      });
       return;
     }
     const result = await this.t.client.exec({
+      query_id: rowWriteQueryId(params.fileId),
       query: `${query} FORMAT ${reader.format}`,
       query_params,
       clickhouse_settings,

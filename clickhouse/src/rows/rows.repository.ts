@@ -7,7 +7,8 @@ import { RowExport } from './export.ts';
 import { RowLoading } from './loading.ts';
 import { RowReport } from './report.ts';
 import { RowSearch } from './search.ts';
-import type { RowsTable } from './types.ts';
+import { ROW_WRITE_QUERY_PREFIX, type RowsTable } from './types.ts';
+import { stringLiteral } from '../sql.ts';
 
 /**
  * Searchable rows of every file in `{database}.rows`, one physical column per distinct header.
@@ -140,6 +141,7 @@ export class RowsRepository {
    */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;
+    await this.#stopWrites(fileIds);
     const rs = await this.#t.client.query({
       query: `SELECT DISTINCT file_id FROM ${this.#t.table} WHERE file_id IN {ids:Array(String)}`,
       query_params: { ids: fileIds },
@@ -155,5 +157,20 @@ export class RowsRepository {
         clickhouse_settings: { lightweight_deletes_sync: '2' },
       },
     );
+  }
+
+  /**
+   * Stops statements still writing rows of these files on a ClickHouse server (their query ids:
+   * rowWriteQueryId), waiting until they have ended. A worker killed mid-load leaves its INSERT
+   * running on the server; finishing after the next attempt's delete, it doubled the file's rows.
+   * Embedded, such a statement died with its process: nothing to stop.
+   */
+  async #stopWrites(fileIds: string[]): Promise<void> {
+    const { layout } = this.#t;
+    if (this.#t.embedded) return;
+    const ours = fileIds
+      .map((id) => stringLiteral(`${ROW_WRITE_QUERY_PREFIX}${id}-`))
+      .flatMap((p) => [`startsWith(query_id, ${p})`, `startsWith(initial_query_id, ${p})`]);
+    await layout.everyNode(`KILL QUERY${layout.onCluster} WHERE ${ours.join(' OR ')} SYNC`);
   }
 }

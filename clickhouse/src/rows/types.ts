@@ -1,5 +1,5 @@
 /** The shapes of the searchable rows: what is loaded, asked and answered, and the table they live in. */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { FileRow } from '../files.repository.ts';
 import type { TableLayout } from '../layout.ts';
@@ -37,6 +37,21 @@ export interface ColumnBudget {
 
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';
+
+/** The start of every query id that writes a file's rows (see rowWriteQueryId). */
+export const ROW_WRITE_QUERY_PREFIX = 'sift-write-';
+
+/**
+ * A query id for a statement that writes rows of `fileId`: ROW_WRITE_QUERY_PREFIX, the file id,
+ * then a random part. Deleting a file's rows first stops such statements still running on a
+ * server (RowsRepository.deleteFiles): a worker that died leaves its INSERT running there.
+ *
+ * @param fileId - the file whose rows the statement writes
+ * @returns the query id
+ */
+export function rowWriteQueryId(fileId: string): string {
+  return `${ROW_WRITE_QUERY_PREFIX}${fileId}-${randomUUID()}`;
+}
 
 /**
  * Deterministic physical column for a (trimmed) header name: `c_` + 16 hex digits of its SHA-256.
