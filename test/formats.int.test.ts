@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { FileRecord, FileStatistics, ImportReport, SearchResponse } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
+import { waitFor } from './support/wait.ts';
 
 let sift: RunningSift;
 let user: ApiClient;
@@ -369,6 +370,84 @@ it('ingests a Web of Science plain-text export (tagged records) with its authors
   ]);
   const report = await user.json<ImportReport>(`/file/files/${uploaded!.id}/report`);
   expect(report.format).toBe('wos-text');
+});
+
+it('ingests Scopus CSV exports of both layouts with authors paired to their correspondence emails', async () => {
+  const csv = (rows: string[][]) =>
+    rows.map((r) => r.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')).join('\r\n') + '\r\n';
+  // The layout since 2023: `;`-separated authors, full names carrying the author ID, BOM, every cell quoted.
+  const newer = [
+    'Authors',
+    'Author full names',
+    'Author(s) ID',
+    'Title',
+    'Year',
+    'Correspondence Address',
+    'EID',
+  ];
+  const newerRows = Array.from({ length: 30 }, (_, i) => [
+    `Agarchand N.; Laishram B.${i % 3 ? '' : '; Sørensen L.'}`,
+    `Agarchand, Nilesh (571945093${i}); Laishram, Boeing (351135329${i})${i % 3 ? '' : '; Sørensen, Lars (1)'}`,
+    `571945093${i}; 351135329${i}${i % 3 ? '' : '; 1'}`,
+    i === 4 ? 'A "quoted" title, with a comma' : `Public–private partnerships ${i}`,
+    String(2000 + i),
+    i % 5 === 4
+      ? ''
+      : `B. Laishram; Department of Civil Engineering, IIT Guwahati, Guwahati, India; email: boeing${i}@iitg.ernet.in`,
+    `2-s2.0-850241172${String(i).padStart(2, '0')}`,
+  ]);
+  // The layout before 2023: `,`-separated authors, no full names, names as `Govil, N.` in the address.
+  const older = ['Authors', 'Author(s) ID', 'Title', 'Year', 'Correspondence Address', 'EID'];
+  const olderRows = [
+    [
+      'Govil N., Sharma A.',
+      '57209571323;57220907015;',
+      'Validation of agile methodology',
+      '2022',
+      'Govil, N.; Department of CEA, 17 km Stone, NH-2, (U.P.), India; email: nikhil.govil@gla.ac.in',
+      '2-s2.0-85127865888',
+    ],
+    ['Caseau Y.', '57847221100;', 'The Lean Approach', '2022', '', '2-s2.0-85136150860'],
+  ];
+  const uploaded = await user.upload([
+    { name: 'scopus.csv', bytes: Buffer.from(`\uFEFF${csv([newer, ...newerRows])}`, 'utf8') },
+    { name: 'scopus-2022.csv', bytes: Buffer.from(csv([older, ...olderRows]), 'utf8') },
+  ]);
+  for (const [u, headers, rows] of [
+    [uploaded[0]!, newer, newerRows],
+    [uploaded[1]!, older, olderRows],
+  ] as const) {
+    const file = await user.waitForIngest(u.id);
+    expect(file).toMatchObject({ status: 'PROCESSED', totalRows: rows.length, columnNames: headers });
+    const all = await user.json<SearchResponse>('/file/search', { fileIds: [u.id], size: 100 });
+    expect(all.data.map((r) => headers.map((h) => r[h]))).toEqual(rows);
+  }
+  // The AUTHOR file gains an Email Addresses column: the address's email beside the author it names.
+  const laishram = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'boeing7@' },
+  });
+  expect(
+    laishram.data.map((r) => [r['Authors'], r['Author full names'], r['Email Match'], r['EID']]),
+  ).toEqual([['Laishram B.', 'Laishram, Boeing (3511353297)', 'name', '2-s2.0-85024117207']]);
+  const govil = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { Authors: 'Govil' },
+  });
+  expect(govil.data.map((r) => [r['Authors'], r['Email Addresses'], r['Email Match']])).toEqual([
+    ['Govil N.', 'nikhil.govil@gla.ac.in', 'name'],
+  ]);
+  const report = await waitFor(
+    () => user.json<ImportReport>(`/file/files/${uploaded[0]!.id}/report`),
+    (r) => r.authors !== undefined,
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the pairing in the report' },
+  );
+  // 30 records, 70 authors: 24 records give Laishram an email.
+  expect(report.authors).toMatchObject({
+    rows: 70,
+    byName: 24,
+    byPosition: 0,
+    unmatched: 0,
+    withoutEmail: 46,
+  });
 });
 
 it('finds the header row below title rows: a Dimensions CSV and a statistical workbook', async () => {

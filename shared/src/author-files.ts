@@ -9,6 +9,10 @@ import { createHash } from 'node:crypto';
 export const AUTHORS_HEADER = 'Authors';
 export const EMAILS_HEADER = 'Email Addresses';
 export const FULL_NAMES_HEADER = 'Author Full Names';
+/** Full names columns as sources name them: Web of Science's, then Scopus's. */
+export const FULL_NAMES_HEADERS: readonly string[] = [FULL_NAMES_HEADER, 'Author full names'];
+/** Scopus's column holding the corresponding authors' names, addresses and emails. */
+export const CORRESPONDENCE_HEADER = 'Correspondence Address';
 /** Column added to AUTHOR files saying how each pair was made, so a user can judge it. */
 export const EMAIL_MATCH_HEADER = 'Email Match';
 

@@ -66,7 +66,34 @@ function knownPerson(short: string, full: string | undefined): Person {
   return p;
 }
 
-function person(short: string, full: string | undefined): Person {
+/** Initials as a token: `N.`, `A.B.`, `J.-P.`, `Ch.`, `MA` is not (it could be a name). */
+const INITIALS_TOKEN = /^(?:\p{Lu}\p{Ll}?\.-?)+$/u;
+
+/**
+ * A name in `Surname, Given` form: Web of Science writes names so already; Scopus writes
+ * `Govil N.` (surname, then initials) in `Authors` and `M. Ahmadvand` (initials first) in
+ * correspondence addresses. A name without initials on either side (`Bhawna`) is returned as is.
+ * The author ID Scopus adds to full names (`Cao, Bei (59970211700)`) is dropped.
+ *
+ * @param name - one author's name as a source writes it
+ * @returns the name as `Surname, Given`, or unchanged
+ */
+export function commaName(name: string): string {
+  const n = name.replace(/\s*\(\d+\)\s*$/, '').trim();
+  if (n.includes(',')) return n;
+  const tokens = n.split(/\s+/);
+  if (tokens.length < 2) return n;
+  if (INITIALS_TOKEN.test(tokens[tokens.length - 1]!)) {
+    return `${tokens.slice(0, -1).join(' ')}, ${tokens[tokens.length - 1]}`;
+  }
+  let i = 0;
+  while (i < tokens.length - 1 && INITIALS_TOKEN.test(tokens[i]!)) i++;
+  return i > 0 ? `${tokens.slice(i).join(' ')}, ${tokens.slice(0, i).join(' ')}` : n;
+}
+
+function person(shortRaw: string, fullRaw: string | undefined): Person {
+  const short = commaName(shortRaw);
+  const full = fullRaw && commaName(fullRaw);
   const [surnameRaw = '', givenRaw = ''] = (full || short).split(',', 2);
   const shortGiven = short.split(',', 2)[1] ?? '';
   const given = givenRaw.split(/[\s.-]+/);
@@ -97,7 +124,8 @@ function hasPrefixIn(local: string, word: string, min: number): boolean {
 
 /**
  * How strongly an email's local part (letters only) points at a person, 0 for not at all:
- * surname, in any of its spellings (with a given name or initial: 12, alone: 10); the whole address
+ * surname, in any of its spellings (with a given name: 12, with a short one or an initial: 11,
+ * alone: 10); the whole address
  * is a given name (9: `biswajit@` is Biswajit's, not a Biswas's); a part of a compound surname (8);
  * a truncated surname of 5+ letters (7); a given name (6) or its 5+ letter prefix (5); an address
  * that is only the initials, given then surname or surname then given (`ew690`, `zyh…`: 3).
@@ -110,8 +138,9 @@ function score(local: string, p: Person): number {
       : surname.length === 2 && (local.startsWith(surname) || local.endsWith(surname)),
   );
   if (namesSurname) {
-    const given = p.givenNames.some((g) => local.includes(g)) || local.startsWith(p.initials[0] ?? '\0');
-    return given ? 12 : 10;
+    if (p.givenNames.some((g) => g.length >= 3 && local.includes(g))) return 12;
+    const initial = p.givenNames.some((g) => local.includes(g)) || local.startsWith(p.initials[0] ?? '\0');
+    return initial ? 11 : 10;
   }
   if (p.givenNames.some((g) => g.length >= 3 && local === g)) return 9;
   if (p.surnameParts.some((s) => local.includes(s))) return 8;
@@ -187,4 +216,90 @@ export function pairEmails(
     });
   }
   return { byAuthor, method, unpaired: emails.filter((_, i) => !emailTaken[i]) };
+}
+
+/** One entry of a correspondence address: the name as written there, and the address's email. */
+export interface Correspondent {
+  name: string;
+  email: string;
+}
+
+/**
+ * The names and emails of a Scopus `Correspondence Address` cell: `;`-separated parts where each
+ * entry is a name, its affiliation's parts, then `email: x\@y` (newer exports begin an entry with
+ * `M. Ahmadvand;`, older ones with `Govil, N.;`); several entries follow one another. An entry
+ * without an email is left out.
+ *
+ * @param cell - the cell as exported
+ * @returns each entry's name and email, in the cell's order
+ */
+export function correspondents(cell: string): Correspondent[] {
+  const out: Correspondent[] = [];
+  let name: string | null = null;
+  for (const part of cell.split(';')) {
+    const p = part.trim();
+    if (!p) continue;
+    const email = /^e-?mail:\s*(\S+@\S+?)\.?$/i.exec(p);
+    if (email) {
+      out.push({ name: name ?? '', email: email[1]! });
+      name = null;
+    } else if (name === null) name = p;
+  }
+  return out;
+}
+
+/** True when `c` (a correspondent's name) names `p`: the same surname and, when both have one, first initial. */
+function sameName(c: Person, p: Person): boolean {
+  if (!c.surname || !c.surnames.some((s) => p.surnames.includes(s))) return false;
+  return !c.initials || !p.initials || c.initials[0] === p.initials[0];
+}
+
+/**
+ * Pairs a record's correspondents with its authors: each correspondent's name picks the author of
+ * that surname and first initial (`name`); an email whose name fits no author, or fits two, is
+ * paired as {@link pairEmails} pairs addresses (by position only when no name was found), and
+ * what is left is returned unpaired.
+ *
+ * @param authors - the record's authors, short form (`Govil N.` or `Govil, N.`)
+ * @param fullNames - their full names, same order (may be shorter)
+ * @param entries - the record's correspondents (see {@link correspondents})
+ * @returns each author's email and how it was paired, and the emails left over
+ */
+export function pairCorrespondents(
+  authors: string[],
+  fullNames: string[],
+  entries: Correspondent[],
+): { byAuthor: string[]; method: EmailMatch[]; unpaired: string[] } {
+  const aligned = fullNames.length === authors.length;
+  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
+  const byAuthor = authors.map(() => '');
+  const method = authors.map((): EmailMatch => '');
+  const rest: string[] = [];
+  for (const { name, email } of entries) {
+    const c = knownPerson(name, undefined);
+    const fits = persons.flatMap((p, a) => (sameName(c, p) ? [a] : []));
+    const a = fits.length === 1 ? fits[0]! : -1;
+    if (a >= 0 && (!byAuthor[a] || byAuthor[a]!.toLowerCase() === email.toLowerCase())) {
+      if (byAuthor[a]) continue; // the same address twice: one person's
+      byAuthor[a] = email;
+      method[a] = 'name';
+    } else if (!rest.some((r) => r.toLowerCase() === email.toLowerCase())) rest.push(email);
+  }
+  if (!rest.length) return { byAuthor, method, unpaired: [] };
+  const free = authors.flatMap((_, a) => (byAuthor[a] ? [] : [a]));
+  const byAddress = pairEmails(
+    free.map((a) => authors[a]!),
+    aligned ? free.map((a) => fullNames[a]!) : [],
+    rest,
+  );
+  // Position means something only when no name was found: then the lists are the record's own.
+  const byPosition = free.length === authors.length;
+  free.forEach((a, i) => {
+    if (byAddress.byAuthor[i] && (byPosition || byAddress.method[i] === 'name')) {
+      byAuthor[a] = byAddress.byAuthor[i]!;
+      method[a] = byAddress.method[i]!;
+    }
+  });
+  const given = new Set(byAuthor.map((e) => e.toLowerCase()));
+  return { byAuthor, method, unpaired: rest.filter((e) => !given.has(e.toLowerCase())) };
 }

@@ -5,8 +5,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { AuthorSheetCopy, ColumnBudget, FileRow, Storage } from '@sift/clickhouse';
-import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
-import { authorEntries, authorHeaders } from './author-rows.ts';
+import { EMAILS_HEADER } from '@sift/shared/author-files';
+import { authorColumns, authorEntries, authorHeaders } from './author-rows.ts';
 import { csvRecord } from './row-batch-loader.ts';
 import { progressDue, type AuthorSheet } from './types.ts';
 
@@ -56,8 +56,8 @@ interface PairsRun {
 
 /**
  * Writes the AUTHOR file's rows from the loaded GENERAL rows of `sheets`. Only the author cells
- * pass through JavaScript: each GENERAL row's `Authors`, `Author Full Names` and `Email Addresses`
- * are read back and paired (authorEntries) into scratch CSV files of JOIN_RUN_ROWS source rows,
+ * pass through JavaScript: each GENERAL row's authors, full names and emails (authorColumns) are
+ * read back and paired (authorEntries) into scratch CSV files of JOIN_RUN_ROWS source rows,
  * numbered in source order across the file; the engine writes the AUTHOR rows of each run by
  * joining its pairs with the GENERAL rows and copying every other column itself
  * (RowAuthors.derive), while the next run is paired. Pairs files are removed afterwards, whatever
@@ -86,18 +86,23 @@ export async function deriveAuthorFile(
     let read = 0;
     const due = progressDue();
     for (const { sheet, headers } of sheets) {
+      const cols = authorColumns(headers);
+      if (!cols) continue;
       const names = authorHeaders(headers);
       const match = names[names.length - 1]!;
-      const { [match]: matchColumn = '' } = await storage.rows.ensureColumns([match], [], d.columnBudget);
+      // What the AUTHOR file adds: the Email Match column, and `Email Addresses` for a source
+      // whose emails were in correspondence addresses.
+      const added = names.filter((h) => !headers.includes(h));
+      const addedColumns = await storage.rows.ensureColumns(added, [], d.columnBudget);
       const columns = Object.fromEntries(headers.map((h) => [h, general.columnMap[h] ?? '']));
-      const hasFullNames = headers.includes(FULL_NAMES_HEADER);
+      const columnOf = (h: string) => columns[h] ?? addedColumns[h] ?? '';
       const replaced: AuthorSheetCopy['replaced'] = [
-        { header: AUTHORS_HEADER, column: columns[AUTHORS_HEADER]!, value: 'author' },
-        { header: EMAILS_HEADER, column: columns[EMAILS_HEADER]!, value: 'email' },
-        ...(hasFullNames
-          ? [{ header: FULL_NAMES_HEADER, column: columns[FULL_NAMES_HEADER]!, value: 'full_name' as const }]
+        { header: cols.authors, column: columnOf(cols.authors), value: 'author' },
+        { header: EMAILS_HEADER, column: columnOf(EMAILS_HEADER), value: 'email' },
+        ...(cols.fullNames
+          ? [{ header: cols.fullNames, column: columnOf(cols.fullNames), value: 'full_name' as const }]
           : []),
-        { header: match, column: matchColumn, value: 'email_match' },
+        { header: match, column: columnOf(match), value: 'email_match' },
       ];
       /** Closes the current run and starts its join once the previous one has ended. */
       const join = async () => {
@@ -123,7 +128,7 @@ export async function deriveAuthorFile(
       const cells = storage.rows.authors.sourceCells(
         general,
         sheet,
-        hasFullNames ? [AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER] : [AUTHORS_HEADER, EMAILS_HEADER],
+        cols.fullNames ? [cols.authors, cols.emails, cols.fullNames] : [cols.authors, cols.emails],
         path.join(d.tmpDir, `author-cells-${general.id}.json`),
       );
       for await (const batch of cells) {
@@ -137,7 +142,7 @@ export async function deriveAuthorFile(
           }
           run.last = rowNumber;
           run.rows++;
-          for (const e of authorEntries(authors, fullNames, emails)) {
+          for (const e of authorEntries(authors, fullNames, emails, cols.emailsAs)) {
             chunk += csvRecord([String(rowNumber), String(next++), e.author, e.fullName, e.email, e.match]);
           }
           if (run.rows >= runRows) {
@@ -155,7 +160,7 @@ export async function deriveAuthorFile(
       for (const h of names) {
         if (h in shape.columnMap) continue;
         shape.columnNames.push(h);
-        shape.columnMap[h] = h === match ? matchColumn : columns[h]!;
+        shape.columnMap[h] = columnOf(h);
       }
     }
   } catch (e) {

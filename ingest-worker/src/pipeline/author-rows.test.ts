@@ -131,7 +131,12 @@ describe('splitAuthorRow', () => {
   });
 
   it('adds the Email Match column without clashing with a source column of that name', () => {
-    expect(authorHeaders(['Authors', 'Email Match'])).toEqual(['Authors', 'Email Match', 'Email Match (2)']);
+    expect(authorHeaders(['Authors', 'Email Match', 'Email Addresses'])).toEqual([
+      'Authors',
+      'Email Match',
+      'Email Addresses',
+      'Email Match (2)',
+    ]);
   });
 
   it('gives nothing for a record with neither authors nor emails', () => {
@@ -141,5 +146,51 @@ describe('splitAuthorRow', () => {
   it('needs both Authors and Email Addresses columns', () => {
     expect(hasAuthorColumns(headers)).toBe(true);
     expect(hasAuthorColumns(['Authors', 'Title'])).toBe(false);
+  });
+});
+
+describe('splitAuthorRow on Scopus records', () => {
+  const headers = ['Authors', 'Author full names', 'Author(s) ID', 'Title', 'Correspondence Address', 'EID'];
+
+  it('adds Email Addresses, filled from the correspondence address, to the author rows', () => {
+    expect(authorHeaders(headers)).toEqual([...headers, 'Email Addresses', 'Email Match']);
+    const rows = splitAuthorRow(headers, [
+      'Jones A.; Valero-Silva N.',
+      'Jones, Alice (57703156600); Valero-Silva, Néstor (55550194200)',
+      '57703156600; 55550194200',
+      'T',
+      'N. Valero-Silva; Nottingham Business School, Nottingham, United Kingdom; email: nestor.valero-silva@ntu.ac.uk',
+      '2-s2.0-85130000000',
+    ]);
+    expect(rows.map((r) => [r[0], r[1], r[6], r[7]])).toEqual([
+      ['Jones A.', 'Jones, Alice (57703156600)', '', ''],
+      ['Valero-Silva N.', 'Valero-Silva, Néstor (55550194200)', 'nestor.valero-silva@ntu.ac.uk', 'name'],
+    ]);
+    expect(rows[1]!.slice(2, 6)).toEqual([
+      '57703156600; 55550194200',
+      'T',
+      expect.stringContaining('Nottingham'),
+      '2-s2.0-85130000000',
+    ]);
+  });
+
+  it('splits an older export’s comma-separated authors', () => {
+    const older = ['Authors', 'Author(s) ID', 'Title', 'Correspondence Address'];
+    const rows = splitAuthorRow(older, [
+      'Govil N., Sharma A.',
+      '57209571323;57220907015;',
+      'T',
+      'Govil, N.; Department of CEA, India; email: nikhil.govil@gla.ac.in',
+    ]);
+    expect(rows.map((r) => [r[0], r[4], r[5]])).toEqual([
+      ['Govil N.', 'nikhil.govil@gla.ac.in', 'name'],
+      ['Sharma A.', '', ''],
+    ]);
+  });
+
+  it('is a source of author rows with Authors and Correspondence Address', () => {
+    expect(hasAuthorColumns(headers)).toBe(true);
+    expect(hasAuthorColumns(['Authors', 'Correspondence Address'])).toBe(true);
+    expect(hasAuthorColumns(['Author full names', 'Correspondence Address'])).toBe(false);
   });
 });

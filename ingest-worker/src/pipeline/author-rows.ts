@@ -1,20 +1,56 @@
 /**
- * Derivation of AUTHOR files from Web of Science–style records: one author row per author, with the
+ * Derivation of AUTHOR files from bibliographic records: one author row per author, with the
  * email paired to it (`@sift/shared/author-pairing`), and one per email no author could be given.
+ * Web of Science gives the emails as a list (`Email Addresses`); Scopus gives them inside
+ * `Correspondence Address`, each after the name it belongs to.
  */
 import {
   AUTHORS_HEADER,
+  CORRESPONDENCE_HEADER,
   EMAIL_MATCH_HEADER,
   EMAILS_HEADER,
-  FULL_NAMES_HEADER,
+  FULL_NAMES_HEADERS,
 } from '@sift/shared/author-files';
-import { pairEmails, type EmailMatch } from '@sift/shared/author-pairing';
+import { correspondents, pairCorrespondents, pairEmails, type EmailMatch } from '@sift/shared/author-pairing';
 
 export { pairEmails, type EmailMatch };
 
-/** True when a sheet's header row makes it a source of author rows. */
+/**
+ * The columns of a sheet that its author rows come from, by header: `authors` always, `fullNames`
+ * when there is such a column (WoS `Author Full Names`, Scopus `Author full names`), and the emails
+ * from `emails` (a `;`-separated list) or, without it, from `correspondence` (Scopus).
+ */
+export interface AuthorColumns {
+  authors: string;
+  fullNames: string | null;
+  /** The column the emails are read from. */
+  emails: string;
+  /** How that column holds them: a list, or correspondence addresses. */
+  emailsAs: 'list' | 'correspondence';
+}
+
+/**
+ * The author columns of a header row, or null when the sheet is not a source of author rows (it
+ * needs an `Authors` column and either `Email Addresses` or `Correspondence Address`).
+ *
+ * @param headers - the sheet's final headers
+ * @returns where the authors, full names and emails are, or null
+ */
+export function authorColumns(headers: string[]): AuthorColumns | null {
+  if (!headers.includes(AUTHORS_HEADER)) return null;
+  const fullNames = FULL_NAMES_HEADERS.find((h) => headers.includes(h)) ?? null;
+  if (headers.includes(EMAILS_HEADER)) {
+    return { authors: AUTHORS_HEADER, fullNames, emails: EMAILS_HEADER, emailsAs: 'list' };
+  }
+  if (headers.includes(CORRESPONDENCE_HEADER)) {
+    return { authors: AUTHORS_HEADER, fullNames, emails: CORRESPONDENCE_HEADER, emailsAs: 'correspondence' };
+  }
+  return null;
+}
+
+/** True when a sheet's header row makes it a source of author rows (see authorColumns). */
 export function hasAuthorColumns(headers: string[]): boolean {
-  return headers.includes(AUTHORS_HEADER) && headers.includes(EMAILS_HEADER);
+  return authorColumns(headers) !== null;
 }
 
 function splitList(cell: string | undefined): string[] {
@@ -24,11 +60,27 @@ function splitList(cell: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The AUTHOR file's headers for a source sheet: the source's, then the Email Match column. */
+/**
+ * The authors of an `Authors` cell: `;`-separated; a Scopus cell without `;` (exports before 2023:
+ * `Govil N., Sharma A.`) is `,`-separated, since its names hold no comma.
+ */
+function splitAuthors(cell: string, scopus: boolean): string[] {
+  if (!scopus || cell.includes(';')) return splitList(cell);
+  return cell
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The AUTHOR file's headers for a source sheet: the source's, `Email Addresses` when the source
+ * has none (its emails were in correspondence addresses), then the Email Match column.
+ */
 export function authorHeaders(headers: string[]): string[] {
+  const out = headers.includes(EMAILS_HEADER) ? [...headers] : [...headers, EMAILS_HEADER];
   let match = EMAIL_MATCH_HEADER;
-  for (let n = 2; headers.includes(match); n++) match = `${EMAIL_MATCH_HEADER} (${n})`;
-  return [...headers, match];
+  for (let n = 2; out.includes(match); n++) match = `${EMAIL_MATCH_HEADER} (${n})`;
+  return [...out, match];
 }
 
 /** One author row of a source record: who, their full name, the email paired with them and how. */
@@ -40,16 +92,23 @@ export interface AuthorEntry {
 }
 
 /**
- * The author rows of one source record from its `Authors`, `Author Full Names` (may be empty) and
- * `Email Addresses` cells: one per author (its full name when the full names are aligned), the
- * email paired with it and how; then one per email paired with no author (author cells blank,
- * `unmatched`). Neither authors nor emails: none.
+ * The author rows of one source record from its authors cell, full names cell (may be empty) and
+ * emails cell (read as `emailsAs` says): one per author (its full name when the full names are
+ * aligned), the email paired with it and how; then one per email paired with no author (author
+ * cells blank, `unmatched`). Neither authors nor emails: none.
  */
-export function authorEntries(authorsCell: string, fullNamesCell: string, emailsCell: string): AuthorEntry[] {
-  const authors = splitList(authorsCell);
+export function authorEntries(
+  authorsCell: string,
+  fullNamesCell: string,
+  emailsCell: string,
+  emailsAs: AuthorColumns['emailsAs'] = 'list',
+): AuthorEntry[] {
+  const scopus = emailsAs === 'correspondence';
+  const authors = splitAuthors(authorsCell, scopus);
   const fullNames = splitList(fullNamesCell);
-  const emails = splitList(emailsCell);
-  const { byAuthor, method, unpaired } = pairEmails(authors, fullNames, emails);
+  const { byAuthor, method, unpaired } = scopus
+    ? pairCorrespondents(authors, fullNames, correspondents(emailsCell))
+    : pairEmails(authors, fullNames, splitList(emailsCell));
   const aligned = fullNames.length === authors.length;
   const out: AuthorEntry[] = authors.map((author, i) => ({
     author,
@@ -63,20 +122,27 @@ export function authorEntries(authorsCell: string, fullNamesCell: string, emails
 
 /**
  * Splits one source row into author rows over `authorHeaders(headers)`: each is the source row with
- * its author cells replaced by one {@link authorEntries} entry and the Email Match column added.
- * A row with neither authors nor emails gives nothing.
+ * its author cells replaced by one {@link authorEntries} entry (the email in `Email Addresses`,
+ * added when the source has none) and the Email Match column added. A row with neither authors nor
+ * emails gives nothing; a sheet without author columns, nothing.
  */
 export function splitAuthorRow(headers: string[], cells: string[]): string[][] {
-  const ia = headers.indexOf(AUTHORS_HEADER);
-  const ie = headers.indexOf(EMAILS_HEADER);
-  const ifn = headers.indexOf(FULL_NAMES_HEADER);
-  const base = headers.map((_, i) => cells[i] ?? '');
-  return authorEntries(cells[ia] ?? '', ifn >= 0 ? (cells[ifn] ?? '') : '', cells[ie] ?? '').map((e) => {
-    const row = base.slice();
-    row[ia] = e.author;
-    row[ie] = e.email;
-    if (ifn >= 0) row[ifn] = e.fullName;
-    row.push(e.match);
-    return row;
-  });
+  const cols = authorColumns(headers);
+  if (!cols) return [];
+  const cell = (h: string | null) => (h === null ? '' : (cells[headers.indexOf(h)] ?? ''));
+  const ia = headers.indexOf(cols.authors);
+  const ifn = cols.fullNames === null ? -1 : headers.indexOf(cols.fullNames);
+  const out = authorHeaders(headers);
+  const ie = out.indexOf(EMAILS_HEADER);
+  const base = out.slice(0, -1).map((_, i) => (i < headers.length ? (cells[i] ?? '') : ''));
+  return authorEntries(cell(cols.authors), cell(cols.fullNames), cell(cols.emails), cols.emailsAs).map(
+    (e) => {
+      const row = base.slice();
+      row[ia] = e.author;
+      row[ie] = e.email;
+      if (ifn >= 0) row[ifn] = e.fullName;
+      row.push(e.match);
+      return row;
+    },
+  );
 }
