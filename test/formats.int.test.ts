@@ -450,6 +450,90 @@ it('ingests Scopus CSV exports of both layouts with authors paired to their corr
   });
 });
 
+it('ingests RIS and PubMed (MEDLINE) files with their authors paired to the emails inside them', async () => {
+  // Scopus's RIS keeps the correspondence address inside N1; PubMed's affiliations hold emails.
+  const risRecord = (i: number) =>
+    [
+      'TY  - JOUR',
+      `AU  - McCluskey, E${i}.`,
+      `AU  - Brewin, R.J.W${i}.`,
+      `TI  - On the seasonal dynamics of phytoplankton ${i}`,
+      'PY  - 2022',
+      `DO  - 10.3390/oceans30200${String(i).padStart(2, '0')}`,
+      'KW  - chlorophyll-a',
+      'KW  - citizen science',
+      `N1  - Export Date: 27 November 2023; Cited By: ${i}; Correspondence Address: R.J.W${i}. Brewin; Centre for Geography, University of Exeter, Penryn, United Kingdom; email: r.brewin${i}@exeter.ac.uk`,
+      'ER  - ',
+      '',
+    ].join('\r\n');
+  const ris = Array.from({ length: 12 }, (_, i) => risRecord(i)).join('\r\n');
+  const medline = [
+    'PMID- 30681767',
+    'OWN - NLM',
+    'TI  - Vitamin E: Regulatory Redox',
+    '      Interactions.',
+    'FAU - Miyazawa, Taiki',
+    'AU  - Miyazawa T',
+    'AD  - Food and Biotechnology Innovation Project, Tohoku University, Sendai, Japan.',
+    'FAU - Burdeos, Gregor Carpentero',
+    'AU  - Burdeos GC',
+    'AD  - Laboratory of Food Function Analysis, Tohoku University, Sendai, Japan.',
+    '      Electronic address: gregor.burdeos@tohoku.ac.jp.',
+    '',
+    'PMID- 30681768',
+    'TI  - A second record',
+    'FAU - Müller, Klaus',
+    'AU  - Müller K',
+    'AD  - Technical University of Munich, Germany. k.mueller@tum.de.',
+    '',
+  ].join('\n');
+  const uploaded = await user.upload([
+    { name: 'scopus.ris', bytes: Buffer.from(`\uFEFF${ris}`, 'utf8') },
+    { name: 'pubmed-set.nbib', bytes: Buffer.from(medline, 'utf8') },
+  ]);
+  const risFile = await user.waitForIngest(uploaded[0]!.id);
+  expect(risFile).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 12,
+    columnNames: ['Type', 'Authors', 'Title', 'Year', 'DOI', 'Keywords', 'Notes'],
+  });
+  const risRows = await user.json<SearchResponse>('/file/search', { fileIds: [risFile.id], size: 100 });
+  expect(risRows.data.map((r) => [r['Authors'], r['DOI'], r['Keywords']])).toEqual(
+    Array.from({ length: 12 }, (_, i) => [
+      `McCluskey, E${i}.; Brewin, R.J.W${i}.`,
+      `10.3390/oceans30200${String(i).padStart(2, '0')}`,
+      'chlorophyll-a; citizen science',
+    ]),
+  );
+  const pubmed = await user.waitForIngest(uploaded[1]!.id);
+  expect(pubmed).toMatchObject({ status: 'PROCESSED', totalRows: 2 });
+  const brewin = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'r.brewin7@' },
+  });
+  expect(brewin.data.map((r) => [r['Authors'], r['Email Match'], r['DOI']])).toEqual([
+    ['Brewin, R.J.W7.', 'name', '10.3390/oceans3020007'],
+  ]);
+  const found = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { PMID: '306817' },
+  });
+  expect(
+    found.data.map((r) => [r['Authors'], r['Author Full Names'], r['Email Addresses'], r['Email Match']]),
+  ).toEqual([
+    ['Miyazawa T', 'Miyazawa, Taiki', '', ''],
+    ['Burdeos GC', 'Burdeos, Gregor Carpentero', 'gregor.burdeos@tohoku.ac.jp', 'name'],
+    ['Müller K', 'Müller, Klaus', 'k.mueller@tum.de', 'name'],
+  ]);
+  const reports = await Promise.all(
+    uploaded.map((u) => user.json<ImportReport>(`/file/files/${u.id}/report`)),
+  );
+  expect(reports.map((r) => r.format)).toEqual(['ris', 'medline']);
+  expect(reports[1]!.sheets[0]!.renamedColumns).toContainEqual({
+    column: 4,
+    from: 'FAU',
+    to: 'Author Full Names',
+  });
+});
+
 it('finds the header row below title rows: a Dimensions CSV and a statistical workbook', async () => {
   const dimensions =
     '"About the data: Exported on Nov 26, 2026. Criteria: \'bibliometrics\' in title and abstract."\n' +

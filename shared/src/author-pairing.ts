@@ -225,7 +225,9 @@ export interface Correspondent {
 }
 
 /**
- * The names and emails of a Scopus `Correspondence Address` cell: `;`-separated parts where each
+ * The names and emails of a Scopus `Correspondence Address` cell (or of text holding one, after
+ * `Correspondence Address:`), then any other email in the text without a name (an affiliation's
+ * `Electronic address: x\@y.`). A correspondence address is `;`-separated parts where each
  * entry is a name, its affiliation's parts, then `email: x\@y` (newer exports begin an entry with
  * `M. Ahmadvand;`, older ones with `Govil, N.;`); several entries follow one another. An entry
  * without an email is left out.
@@ -236,7 +238,10 @@ export interface Correspondent {
 export function correspondents(cell: string): Correspondent[] {
   const out: Correspondent[] = [];
   let name: string | null = null;
-  for (const part of cell.split(';')) {
+  // Inside RIS notes: `Export Date: …; Cited By: 6; Correspondence Address: R.J.W. Brewin; …`.
+  const at = cell.indexOf(CORRESPONDENCE_LABEL);
+  const entries = at >= 0 ? cell.slice(at + CORRESPONDENCE_LABEL.length) : cell;
+  for (const part of entries.split(';')) {
     const p = part.trim();
     if (!p) continue;
     const email = /^e-?mail:\s*(\S+@\S+?)\.?$/i.exec(p);
@@ -245,8 +250,20 @@ export function correspondents(cell: string): Correspondent[] {
       name = null;
     } else if (name === null) name = p;
   }
+  // Any other address in the text (an affiliation's `…, Electronic address: x@y.`), without a name.
+  const found = new Set(out.map((c) => c.email.toLowerCase()));
+  for (const [email] of cell.matchAll(EMAIL_IN_TEXT)) {
+    if (found.has(email.toLowerCase())) continue;
+    found.add(email.toLowerCase());
+    out.push({ name: '', email });
+  }
   return out;
 }
+
+/** Where RIS notes begin Scopus's correspondence address. */
+const CORRESPONDENCE_LABEL = 'Correspondence Address:';
+/** An email address inside running text (its final `.` is the sentence's). */
+const EMAIL_IN_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 
 /** True when `c` (a correspondent's name) names `p`: the same surname and, when both have one, first initial. */
 function sameName(c: Person, p: Person): boolean {

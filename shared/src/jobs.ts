@@ -4,6 +4,7 @@
  * Payloads carry ids and paths, never file bytes or secrets.
  */
 import { z } from 'zod';
+import { IMPORT_FORMATS } from './contracts/import-report.ts';
 
 export const INGEST_QUEUE = 'ingest';
 
@@ -21,7 +22,7 @@ export const ingestFilePayloadSchema = z.object({
    * The format the api found when it validated the upload, so the worker does not validate it
    * again; absent (a re-ingest of a stored original, an empty upload), the worker validates.
    */
-  format: z.enum(['csv', 'xlsx', 'xls', 'wos-text']).optional(),
+  format: z.enum(IMPORT_FORMATS).optional(),
 });
 export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 

@@ -1,25 +1,32 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidFileError } from './errors.ts';
+import { taggedDialectOf, type TaggedDialect } from './tagged-text.ts';
 
-/** How a file is read: delimited text, an xlsx or legacy xls workbook, or Web of Science's tagged plain text. */
-export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls' | 'wos-text';
+/**
+ * How a file is read: delimited text, an xlsx or legacy xls workbook, or tagged records (Web of
+ * Science plain text, RIS, PubMed MEDLINE).
+ */
+export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls' | 'wos-text' | 'ris' | 'medline';
+
+/** The tagged-record formats and the dialect each is read as. */
+export const TAGGED_FORMATS: Readonly<Partial<Record<SpreadsheetFormat, TaggedDialect>>> = {
+  'wos-text': 'wos',
+  ris: 'ris',
+  medline: 'medline',
+};
+
+const FORMAT_OF_DIALECT: Readonly<Record<TaggedDialect, SpreadsheetFormat>> = {
+  wos: 'wos-text',
+  ris: 'ris',
+  medline: 'medline',
+};
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
 function startsWith(buf: Buffer, magic: number[]): boolean {
   return magic.every((b, i) => buf[i] === b);
-}
-
-/**
- * Whether a text file holds tagged records (Web of Science "Plain text" / `.ciw`, `FN`, `VR`, `PT`
- * lines of two-letter tags), not delimited rows.
- */
-function isTaggedRecords(head: Buffer, utf16: boolean): boolean {
-  const text = (utf16 ? head.toString('utf16le') : head.toString('utf8')).replace(/^\uFEFF/, '');
-  const [first = '', second = ''] = text.split(/\r?\n/);
-  return /^FN [^\t]*$/.test(first) && /^VR [^\t]*$/.test(second);
 }
 
 /**
@@ -62,7 +69,9 @@ export async function detectFormat(filePath: string, originalName: string): Prom
     case '.csv':
     case '.txt':
     case '.tsv':
-    case '.ciw': {
+    case '.ciw':
+    case '.ris':
+    case '.nbib': {
       const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
       if (isZip || isOle || (!utf16 && head.includes(0))) {
         throw new InvalidFileError(
@@ -70,7 +79,19 @@ export async function detectFormat(filePath: string, originalName: string): Prom
           'unsupported',
         );
       }
-      if (isTaggedRecords(head, utf16)) return 'wos-text';
+      const text = new TextDecoder(utf16 ? (head[0] === 0xff ? 'utf-16le' : 'utf-16be') : 'utf-8').decode(
+        head,
+      );
+      const dialect = taggedDialectOf(text);
+      if (dialect) return FORMAT_OF_DIALECT[dialect];
+      if (ext === '.ris' || ext === '.nbib') {
+        throw new InvalidFileError(
+          ext === '.ris'
+            ? `"${originalName}" is not an RIS file: it does not start with a "TY  - " line. Export the records again as RIS.`
+            : `"${originalName}" is not a PubMed file: it does not start with a "PMID- " line. Save the records again from PubMed in PubMed (MEDLINE) format.`,
+          'unsupported',
+        );
+      }
       return 'csv';
     }
     default:

@@ -1,5 +1,5 @@
 import { ROW_META } from '@sift/shared/contracts';
-import { namedWosTags } from './wos-tags.ts';
+import { namedTags } from './record-tags.ts';
 
 /**
  * Reserved keys that every search result row carries beside its cells (file, sheet, row number);
@@ -43,14 +43,14 @@ export function widenHeaders(headers: string[], width: number): string[] {
 }
 
 /**
- * A sheet's column names from its header row: Web of Science tags named as its Excel export names
- * them (namedWosTags), then made usable (uniqueHeaders).
+ * A sheet's column names from its header row: tags (Web of Science, RIS, MEDLINE) named as their
+ * source names its columns (namedTags), then made usable (uniqueHeaders).
  *
  * @param raw - the header row's cells
  * @returns a name for each cell
  */
 export function headerNames(raw: string[]): string[] {
-  return uniqueHeaders(namedWosTags(raw));
+  return uniqueHeaders(namedTags(raw));
 }
 
 /** Shortest text of a title row above the header (a header cell is rarely this long alone). */

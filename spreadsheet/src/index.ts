@@ -17,6 +17,7 @@ export {
   RESERVED_HEADERS,
 } from './headers.ts';
 export { isWosTagRow, namedWosTags, WOS_TAG_NAMES } from './wos-tags.ts';
+export { namedTags, MEDLINE_TAG_NAMES, RIS_TAG_NAMES } from './record-tags.ts';
 export { cellText, trimRow } from './cell-text.ts';
 export { readSpreadsheet } from './read.ts';
 export { countingReadStream } from './counting-stream.ts';

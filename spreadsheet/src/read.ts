@@ -2,16 +2,16 @@ import path from 'node:path';
 import { readCsv } from './csv.ts';
 import { InvalidFileError } from './errors.ts';
 import { LimitError } from './limits.ts';
-import type { SpreadsheetFormat } from './format.ts';
+import { TAGGED_FORMATS, type SpreadsheetFormat } from './format.ts';
 import type { ParsedRow, ReadProgress } from './types.ts';
 import { validateSpreadsheet } from './validate.ts';
 import { readXls } from './xls.ts';
 import { readXlsx } from './xlsx.ts';
-import { readWosText } from './wos-text.ts';
+import { readTaggedText, TAGGED_DIALECT_NAMES } from './tagged-text.ts';
 
 /**
- * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV or Web of
- * Science plain text (one sheet named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
+ * Reads every row of every sheet of a stored upload, in order, whatever its format: CSV or tagged
+ * records (Web of Science plain text, RIS, MEDLINE: one sheet named after the file), xlsx (streaming) or legacy xls. A file that cannot be read throws
  * InvalidFileError with a message the user can act on.
  *
  * @param filePath - the stored upload
@@ -30,11 +30,12 @@ export async function* readSpreadsheet(
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
   const format = validated ?? (await validateSpreadsheet(filePath, originalName));
   const sheetName = path.parse(originalName).name || 'Sheet1';
+  const dialect = TAGGED_FORMATS[format];
   const source =
     format === 'csv'
       ? readCsv(filePath, sheetName, progress)
-      : format === 'wos-text'
-        ? readWosText(filePath, sheetName, progress)
+      : dialect
+        ? readTaggedText(filePath, sheetName, dialect, progress)
         : format === 'xlsx'
           ? readXlsx(filePath, progress)
           : readXls(filePath, progress);
@@ -48,8 +49,8 @@ export async function* readSpreadsheet(
     const what =
       format === 'csv'
         ? 'a CSV file'
-        : format === 'wos-text'
-          ? 'a Web of Science plain-text export'
+        : dialect
+          ? TAGGED_DIALECT_NAMES[dialect]
           : `an Excel workbook (.${format})`;
     throw new InvalidFileError(
       `"${originalName}" could not be read as ${what}: ${detail}. Check that it opens in Excel, save it again and re-upload it.`,

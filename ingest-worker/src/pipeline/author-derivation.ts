@@ -128,12 +128,14 @@ export async function deriveAuthorFile(
       const cells = storage.rows.authors.sourceCells(
         general,
         sheet,
-        cols.fullNames ? [cols.authors, cols.emails, cols.fullNames] : [cols.authors, cols.emails],
+        [cols.authors, ...(cols.fullNames ? [cols.fullNames] : []), ...cols.emails],
         path.join(d.tmpDir, `author-cells-${general.id}.json`),
       );
       for await (const batch of cells) {
         let chunk = '';
-        for (const [rowNumber, authors = '', emails = '', fullNames = ''] of batch) {
+        for (const [rowNumber, authors = '', ...rest] of batch) {
+          const fullNames = cols.fullNames ? (rest[0] ?? '') : '';
+          const emails = cols.fullNames ? rest.slice(1) : rest;
           // This is the API's thread too (all in one process): let its requests in between.
           if ((++read & (YIELD_EVERY_ROWS - 1)) === 0) await nextTurn();
           if (!run) {

@@ -17,21 +17,34 @@ export { pairEmails, type EmailMatch };
 
 /**
  * The columns of a sheet that its author rows come from, by header: `authors` always, `fullNames`
- * when there is such a column (WoS `Author Full Names`, Scopus `Author full names`), and the emails
- * from `emails` (a `;`-separated list) or, without it, from `correspondence` (Scopus).
+ * when there is such a column (WoS and MEDLINE `Author Full Names`, Scopus `Author full names`), and
+ * the emails from `emails`: a `;`-separated list (WoS `Email Addresses`), or text holding them
+ * (Scopus `Correspondence Address`, RIS `Notes` and `Author Address`, MEDLINE `Affiliation`).
  */
 export interface AuthorColumns {
   authors: string;
   fullNames: string | null;
-  /** The column the emails are read from. */
-  emails: string;
-  /** How that column holds them: a list, or correspondence addresses. */
-  emailsAs: 'list' | 'correspondence';
+  /** The columns the emails are read from, in the order given. */
+  emails: string[];
+  /** How those columns hold them: a list, or text (correspondence addresses, affiliations). */
+  emailsAs: 'list' | 'text';
 }
 
 /**
+ * Columns that hold emails inside text, as sources name them: Scopus's correspondence address (also
+ * inside RIS `Notes`: `Correspondence Address: …; email: …`), RIS's and MEDLINE's author addresses
+ * (`…, Electronic address: x@y.`).
+ */
+const EMAIL_TEXT_HEADERS: readonly string[] = [
+  CORRESPONDENCE_HEADER,
+  'Notes',
+  'Author Address',
+  'Affiliation',
+];
+
+/**
  * The author columns of a header row, or null when the sheet is not a source of author rows (it
- * needs an `Authors` column and either `Email Addresses` or `Correspondence Address`).
+ * needs an `Authors` column and either `Email Addresses` or a column of EMAIL_TEXT_HEADERS).
  *
  * @param headers - the sheet's final headers
  * @returns where the authors, full names and emails are, or null
@@ -40,12 +53,10 @@ export function authorColumns(headers: string[]): AuthorColumns | null {
   if (!headers.includes(AUTHORS_HEADER)) return null;
   const fullNames = FULL_NAMES_HEADERS.find((h) => headers.includes(h)) ?? null;
   if (headers.includes(EMAILS_HEADER)) {
-    return { authors: AUTHORS_HEADER, fullNames, emails: EMAILS_HEADER, emailsAs: 'list' };
+    return { authors: AUTHORS_HEADER, fullNames, emails: [EMAILS_HEADER], emailsAs: 'list' };
   }
-  if (headers.includes(CORRESPONDENCE_HEADER)) {
-    return { authors: AUTHORS_HEADER, fullNames, emails: CORRESPONDENCE_HEADER, emailsAs: 'correspondence' };
-  }
-  return null;
+  const text = EMAIL_TEXT_HEADERS.filter((h) => headers.includes(h));
+  return text.length ? { authors: AUTHORS_HEADER, fullNames, emails: text, emailsAs: 'text' } : null;
 }
 
 /** True when a sheet's header row makes it a source of author rows (see authorColumns). */
@@ -62,14 +73,14 @@ function splitList(cell: string | undefined): string[] {
 
 /**
  * The authors of an `Authors` cell: `;`-separated; a Scopus cell without `;` (exports before 2023:
- * `Govil N., Sharma A.`) is `,`-separated, since its names hold no comma.
+ * `Govil N., Sharma A.`, `scopus`: emails come from text) is `,`-separated when its names hold no
+ * comma of their own (each part is a surname and initials, `Govil N.`).
  */
 function splitAuthors(cell: string, scopus: boolean): string[] {
   if (!scopus || cell.includes(';')) return splitList(cell);
-  return cell
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const parts = cell.split(',').map((s) => s.trim());
+  if (!parts.every((p) => /^\S.*\s(?:\p{Lu}\p{Ll}?\.-?)+$/u.test(p))) return splitList(cell);
+  return parts.filter(Boolean);
 }
 
 /**
@@ -93,22 +104,22 @@ export interface AuthorEntry {
 
 /**
  * The author rows of one source record from its authors cell, full names cell (may be empty) and
- * emails cell (read as `emailsAs` says): one per author (its full name when the full names are
+ * email cells (read as `emailsAs` says): one per author (its full name when the full names are
  * aligned), the email paired with it and how; then one per email paired with no author (author
  * cells blank, `unmatched`). Neither authors nor emails: none.
  */
 export function authorEntries(
   authorsCell: string,
   fullNamesCell: string,
-  emailsCell: string,
+  emailCells: string[],
   emailsAs: AuthorColumns['emailsAs'] = 'list',
 ): AuthorEntry[] {
-  const scopus = emailsAs === 'correspondence';
-  const authors = splitAuthors(authorsCell, scopus);
+  const text = emailsAs === 'text';
+  const authors = splitAuthors(authorsCell, text);
   const fullNames = splitList(fullNamesCell);
-  const { byAuthor, method, unpaired } = scopus
-    ? pairCorrespondents(authors, fullNames, correspondents(emailsCell))
-    : pairEmails(authors, fullNames, splitList(emailsCell));
+  const { byAuthor, method, unpaired } = text
+    ? pairCorrespondents(authors, fullNames, emailCells.flatMap(correspondents))
+    : pairEmails(authors, fullNames, emailCells.flatMap(splitList));
   const aligned = fullNames.length === authors.length;
   const out: AuthorEntry[] = authors.map((author, i) => ({
     author,
@@ -135,7 +146,7 @@ export function splitAuthorRow(headers: string[], cells: string[]): string[][] {
   const out = authorHeaders(headers);
   const ie = out.indexOf(EMAILS_HEADER);
   const base = out.slice(0, -1).map((_, i) => (i < headers.length ? (cells[i] ?? '') : ''));
-  return authorEntries(cell(cols.authors), cell(cols.fullNames), cell(cols.emails), cols.emailsAs).map(
+  return authorEntries(cell(cols.authors), cell(cols.fullNames), cols.emails.map(cell), cols.emailsAs).map(
     (e) => {
       const row = base.slice();
       row[ia] = e.author;

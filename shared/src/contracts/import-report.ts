@@ -56,10 +56,24 @@ export interface AuthorPairingReport {
   examples: { match: 'name' | 'position' | 'unmatched'; author: string; email: string }[];
 }
 
+/** The formats Sift reads, as the import report and the ingest job name them. */
+export const IMPORT_FORMATS = ['csv', 'xlsx', 'xls', 'wos-text', 'ris', 'medline'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** What the import report calls each format: the source's name for it. */
+export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
+  csv: 'CSV',
+  xlsx: 'XLSX',
+  xls: 'XLS',
+  'wos-text': 'Web of Science plain text',
+  ris: 'RIS',
+  medline: 'PubMed (MEDLINE)',
+};
+
 export interface ImportReport {
   fileId: string;
   originalFilename: string;
-  format: 'csv' | 'xlsx' | 'xls' | 'wos-text';
+  format: ImportFormat;
   /** CSV files only. */
   encoding?: ImportEncoding;
   /** CSV files only: `,`, `;`, a tab or `|`. */

@@ -5,9 +5,19 @@ import type { FileRecord } from './files.ts';
 /**
  * The file name endings Sift ingests (spec section 5), in lower case: Excel workbooks, and text:
  * `.csv`, `.txt` and `.tsv` (delimited, as Web of Science's tab-delimited `savedrecs.txt`), and
- * Web of Science's tagged plain text (`.txt`, `.ciw`).
+ * tagged records: Web of Science's plain text (`.txt`, `.ciw`), RIS (`.ris`), PubMed MEDLINE
+ * (`.nbib`, `.txt`).
  */
-export const ACCEPTED_EXTENSIONS = ['.xlsx', '.xls', '.csv', '.txt', '.tsv', '.ciw'] as const;
+export const ACCEPTED_EXTENSIONS = [
+  '.xlsx',
+  '.xls',
+  '.csv',
+  '.txt',
+  '.tsv',
+  '.ciw',
+  '.ris',
+  '.nbib',
+] as const;
 
 /**
  * Whether `name` ends in one of ACCEPTED_EXTENSIONS, in any case.

@@ -1,5 +1,5 @@
 import { Alert, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
-import type { FileRecord, ImportReport } from '@sift/shared/contracts';
+import { IMPORT_FORMAT_LABELS, type FileRecord, type ImportReport } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { formatCount } from '../../../../lib/format';
 import { useImportReport } from '../../api';
@@ -50,7 +50,7 @@ export function ImportReportDialog({ file, onClose }: ImportReportDialogProps) {
 
 function ReportBody({ report }: { report: ImportReport }) {
   const facts: [string, string][] = [
-    ['Format', report.format === 'wos-text' ? 'Web of Science plain text' : report.format.toUpperCase()],
+    ['Format', IMPORT_FORMAT_LABELS[report.format] ?? report.format],
     ...(report.encoding
       ? ([
           [
