@@ -8,7 +8,8 @@
  *
  * Prints: the engine's own rate loading the same CSV into a table of the same layout (the baseline),
  * Sift's CSV ingest with the engine loader and with the JavaScript loader and their ratios to the
- * baseline, the same rows tab-delimited (engine loader), author-file derivation, xlsx ingest against exceljs's bare streaming reader on the same
+ * baseline, the same rows tab-delimited (engine loader), author-file derivation, Web of Science's
+ * tab-delimited and plain-text exports and RIS of BENCH_WOS_RECORDS records, xlsx ingest against exceljs's bare streaming reader on the same
  * file, a ~500 MB CSV (BENCH_BIG_CSV_MB; 0 skips it); the xlsx and the big CSV also through a Sift of
  * its own as `npm start` runs it (uploaded with curl, needs Redis), search latency in such a Sift
  * while the xlsx ingests against its idle latency (p95 of each), and while the same rows ingest as a
@@ -45,6 +46,8 @@ import { startTestS3 } from '../test/support/s3.ts';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.BENCH_XLSX_ROWS ?? 200_000);
 const AUTHOR_ROWS = Number(process.env.BENCH_AUTHOR_ROWS ?? 100_000);
+/** Records of the Web of Science exports (tab-delimited, plain text) and the RIS file. */
+const WOS_RECORDS = Number(process.env.BENCH_WOS_RECORDS ?? 100_000);
 const BIG_CSV_MB = Number(process.env.BENCH_BIG_CSV_MB ?? 500);
 /** 0 skips the server mode (a ClickHouse server and an S3 bucket, both test-only stand-ins). */
 const SERVER_MODE = process.env.BENCH_SERVER !== '0';
@@ -68,6 +71,50 @@ function row(i: number): string[] {
     `${s1.toLowerCase()}${i}@uni.edu; ${s2.toLowerCase()}.b@inst.org`,
     `${pick(WORDS)}; ${pick(WORDS)}; ${pick(WORDS)}; ${pick(WORDS)}`,
   ];
+}
+
+/** The WoS tags of HEADERS' columns (Country has none in WoS: `PA`, the publisher's address, stands in). */
+const WOS_TAGS = ['AU', 'AF', 'TI', 'SO', 'PY', 'DI', 'C1', 'PA', 'EM', 'DE'];
+/** The same columns as RIS tags (RIS has no email tag: the address holds the email, as Scopus's does). */
+const RIS_TAGS = ['AU', 'A2', 'TI', 'T2', 'PY', 'DO', 'AD', 'CY', 'N1', 'KW'];
+
+/**
+ * The generated records as a Web of Science export: `tab` (tab-delimited, each record ending with
+ * a tab, as WoS writes it), `text` (plain text: tagged lines, list items on lines of their own), or
+ * `ris`.
+ */
+async function writeRecords(file: string, rows: number, form: 'tab' | 'text' | 'ris'): Promise<void> {
+  const out = createWriteStream(file);
+  const write = async (s: string) => {
+    if (!out.write(s)) await once(out, 'drain');
+  };
+  if (form === 'tab') await write(`PT\t${WOS_TAGS.join('\t')}\r\n`);
+  if (form === 'text') await write('FN Clarivate Analytics Web of Science\nVR 1.0\n');
+  for (let i = 0; i < rows; i++) {
+    const cells = row(i);
+    if (form === 'tab') await write(`J\t${cells.join('\t')}\t\r\n`);
+    else if (form === 'text') {
+      let rec = 'PT J\n';
+      cells.forEach((c, k) => {
+        const items = k < 2 || k === 6 ? c.split('; ') : [c];
+        rec += `${WOS_TAGS[k]} ${items[0]}\n${items
+          .slice(1)
+          .map((x) => `   ${x}\n`)
+          .join('')}`;
+      });
+      await write(`${rec}ER\n\n`);
+    } else {
+      let rec = 'TY  - JOUR\r\n';
+      cells.forEach((c, k) => {
+        const items = k < 2 || k === 9 ? c.split('; ') : [c];
+        for (const x of items) rec += `${RIS_TAGS[k]}  - ${x}\r\n`;
+      });
+      await write(`${rec}ER  - \r\n\r\n`);
+    }
+  }
+  if (form === 'text') await write('EF\n');
+  out.end();
+  await once(out, 'finish');
 }
 
 /** Header rows: with WoS author columns (an AUTHOR file is derived) or without. */
@@ -448,6 +495,18 @@ try {
     HEADERS,
   );
   const remote = SERVER_MODE ? await serverMode(plainCsv) : null;
+  // Web of Science's own exports of the same records: each reader until the GENERAL file is
+  // searchable (the AUTHOR file follows alike for all three).
+  const exportsOf = {} as Record<'tab' | 'text' | 'ris', Awaited<ReturnType<typeof ingest>>>;
+  for (const [form, name] of [
+    ['tab', 'savedrecs-tab.txt'],
+    ['text', 'savedrecs-plain.txt'],
+    ['ris', 'savedrecs.ris'],
+  ] as const) {
+    await writeRecords(path.join(dir, name), WOS_RECORDS, form);
+    exportsOf[form] = await ingest(storage, dir, name, owner);
+    rmSync(path.join(dir, name));
+  }
 
   const files = [engine.file];
   const term = { 'Author Full Names': 'kowalski' };
@@ -528,6 +587,21 @@ try {
       value: fmt(rate(authors.file.totalRows, authors.ms)),
       unit: 'source rows/s',
       note: `${(rate(authors.file.totalRows, authors.ms) / rate(AUTHOR_ROWS, authorBase.ms)).toFixed(2)}× baseline (goal ≥ 0.25×), ${fmt(authorFile.totalRows)} author rows, ${fmt(authors.ms)} ms, ${mem(authors.peak)}`,
+    },
+    'WoS tab-delimited savedrecs.txt: searchable': {
+      value: fmt(rate(exportsOf.tab.file.totalRows, exportsOf.tab.searchableMs)),
+      unit: 'records/s',
+      note: `${fmt(exportsOf.tab.file.totalRows)} records, ${fmt(exportsOf.tab.searchableMs)} ms (JavaScript reader: records end with a tab), ${mem(exportsOf.tab.peak)}`,
+    },
+    'WoS plain-text savedrecs.txt: searchable': {
+      value: fmt(rate(exportsOf.text.file.totalRows, exportsOf.text.searchableMs)),
+      unit: 'records/s',
+      note: `${(rate(exportsOf.text.file.totalRows, exportsOf.text.searchableMs) / rate(exportsOf.tab.file.totalRows, exportsOf.tab.searchableMs)).toFixed(2)}× tab-delimited (goal ≥ 0.5×), ${fmt(exportsOf.text.searchableMs)} ms, ${mem(exportsOf.text.peak)}`,
+    },
+    'RIS (same records): searchable': {
+      value: fmt(rate(exportsOf.ris.file.totalRows, exportsOf.ris.searchableMs)),
+      unit: 'records/s',
+      note: `${(rate(exportsOf.ris.file.totalRows, exportsOf.ris.searchableMs) / rate(exportsOf.tab.file.totalRows, exportsOf.tab.searchableMs)).toFixed(2)}× tab-delimited, ${fmt(exportsOf.ris.searchableMs)} ms, ${mem(exportsOf.ris.peak)}`,
     },
     ...(big && {
       [`ingest ${fmt(big.bytes / 2 ** 20)} MB CSV`]: {

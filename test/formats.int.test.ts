@@ -6,7 +6,13 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, FileStatistics, ImportReport, SearchResponse } from '@sift/shared/contracts';
+import {
+  importSummary,
+  type FileRecord,
+  type FileStatistics,
+  type ImportReport,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -318,6 +324,7 @@ it("ingests Web of Science's tab-delimited savedrecs.txt exactly, named as its E
   // The import report keeps each tag beside its name.
   const report = await user.json<ImportReport>(`/file/files/${uploaded[0]!.id}/report`);
   expect(report.sheets[0]!.renamedColumns).toContainEqual({ column: 7, from: 'EM', to: 'Email Addresses' });
+  expect(report.source).toBe('Web of Science tab-delimited');
   expect(report.sheets[0]!.renamedTotal).toBe(tags.length);
 });
 
@@ -443,11 +450,15 @@ it('ingests Scopus CSV exports of both layouts with authors paired to their corr
   // 30 records, 70 authors: 24 records give Laishram an email.
   expect(report.authors).toMatchObject({
     rows: 70,
+    recordsWithEmails: 24,
     byName: 24,
     byPosition: 0,
     unmatched: 0,
     withoutEmail: 46,
   });
+  expect(importSummary(report)).toBe(
+    'Scopus CSV, 30 records, 24 with emails, 70 authors of whom 24 paired by name, 0 by position, 46 without email',
+  );
 });
 
 it('ingests RIS and PubMed (MEDLINE) files with their authors paired to the emails inside them', async () => {
@@ -526,7 +537,10 @@ it('ingests RIS and PubMed (MEDLINE) files with their authors paired to the emai
   const reports = await Promise.all(
     uploaded.map((u) => user.json<ImportReport>(`/file/files/${u.id}/report`)),
   );
-  expect(reports.map((r) => r.format)).toEqual(['ris', 'medline']);
+  expect(reports.map((r) => [r.format, r.source])).toEqual([
+    ['ris', 'RIS'],
+    ['medline', 'PubMed (MEDLINE)'],
+  ]);
   expect(reports[1]!.sheets[0]!.renamedColumns).toContainEqual({
     column: 4,
     from: 'FAU',
@@ -575,5 +589,8 @@ it('finds the header row below title rows: a Dimensions CSV and a statistical wo
   const reports = await Promise.all(
     [csv!, xlsx!].map((f) => user.json<ImportReport>(`/file/files/${f.id}/report`)),
   );
-  expect(reports.map((r) => r.sheets[0]!.headerRow)).toEqual([2, 4]);
+  expect(reports.map((r) => [r.sheets[0]!.headerRow, r.source])).toEqual([
+    [2, 'Dimensions CSV'],
+    [4, 'XLSX'],
+  ]);
 });

@@ -32,6 +32,8 @@ export interface DerivedAuthorFile {
   columnMap: Record<string, string>;
   sheetNames: string[];
   totalRows: number;
+  /** Source records that gave at least one email. */
+  recordsWithEmails: number;
 }
 
 /** Rows paired between two turns of the event loop (a power of two). */
@@ -74,6 +76,7 @@ export async function deriveAuthorFile(
     columnMap: Object.create(null) as Record<string, string>,
     sheetNames: [],
     totalRows: 0,
+    recordsWithEmails: 0,
   };
   const runRows = d.joinRunRows ?? JOIN_RUN_ROWS;
   const pairsFiles = new Set<string>();
@@ -144,9 +147,12 @@ export async function deriveAuthorFile(
           }
           run.last = rowNumber;
           run.rows++;
+          let withEmail = false;
           for (const e of authorEntries(authors, fullNames, emails, cols.emailsAs)) {
             chunk += csvRecord([String(rowNumber), String(next++), e.author, e.fullName, e.email, e.match]);
+            withEmail ||= e.email !== '';
           }
+          if (withEmail) shape.recordsWithEmails++;
           if (run.rows >= runRows) {
             await writeOut(run, chunk);
             chunk = '';

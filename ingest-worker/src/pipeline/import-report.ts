@@ -74,6 +74,7 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
     fileId: general.id,
     originalFilename: general.originalFilename,
     format: input.format,
+    source: sourceOf(input.format, input.csv?.delimiter ?? null, general.columnNames),
     ...(input.csv ? { encoding: encodingOf(input.csv.encoding), delimiter: input.csv.delimiter } : {}),
     sheets,
     totalRows: general.totalRows,
@@ -87,6 +88,46 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
   return report;
 }
 
+/**
+ * The services whose exports Sift knows by their columns: a column only that service's export has
+ * (after tags are named), and its name.
+ */
+const SOURCES: readonly { service: string; has: (headers: Set<string>) => boolean }[] = [
+  { service: 'Web of Science', has: (h) => h.has('UT (Unique WOS ID)') },
+  { service: 'Scopus', has: (h) => h.has('EID') && (h.has('Author(s) ID') || h.has('Source title')) },
+  {
+    service: 'Dimensions',
+    has: (h) => h.has('Dimensions URL') || (h.has('Publication ID') && h.has('PubYear')),
+  },
+  { service: 'Lens', has: (h) => h.has('Lens ID') },
+  { service: 'PubMed', has: (h) => h.has('PMID') && h.has('Citation') && h.has('First Author') },
+  {
+    service: 'OpenAlex',
+    has: (h) => h.has('authorships.author.display_name') || (h.has('id') && h.has('publication_year')),
+  },
+];
+
+/**
+ * What exported a file, for its import report: the tagged formats by name; a known service's
+ * export by its columns and form (`Web of Science tab-delimited`, `Scopus CSV`, `Dimensions Excel`);
+ * any other file by its format.
+ *
+ * @param format - how the file was read
+ * @param delimiter - a delimited file's delimiter, else null
+ * @param headers - the GENERAL file's columns (named)
+ * @returns the source's name
+ */
+export function sourceOf(format: SpreadsheetFormat, delimiter: string | null, headers: string[]): string {
+  if (format === 'wos-text') return 'Web of Science plain text';
+  if (format === 'ris') return 'RIS';
+  if (format === 'medline') return 'PubMed (MEDLINE)';
+  const form = format === 'csv' ? (delimiter === '\t' ? 'tab-delimited' : 'CSV') : 'Excel';
+  const present = new Set(headers);
+  const known = SOURCES.find((s) => s.has(present));
+  if (known) return `${known.service} ${form}`;
+  return format === 'csv' ? (delimiter === '\t' ? 'Tab-delimited text' : 'CSV') : format.toUpperCase();
+}
+
 function encodingOf(guess: EncodingGuess): ImportEncoding {
   return {
     name: guess.encoding,
@@ -96,8 +137,15 @@ function encodingOf(guess: EncodingGuess): ImportEncoding {
   };
 }
 
-/** How an AUTHOR file's emails were paired: counts per Email Match value and a few examples each. */
-export async function authorPairing(storage: Storage, author: FileRow): Promise<AuthorPairingReport> {
+/**
+ * How an AUTHOR file's emails were paired: counts per Email Match value and a few examples each,
+ * and how many source records gave an email (`recordsWithEmails`, counted while deriving).
+ */
+export async function authorPairing(
+  storage: Storage,
+  author: FileRow,
+  recordsWithEmails?: number,
+): Promise<AuthorPairingReport> {
   // The column authorHeaders added (`Email Match`, or `Email Match (2)` beside a source's own).
   const match =
     author.columnNames.findLast((h) => h === EMAIL_MATCH_HEADER || h.startsWith(`${EMAIL_MATCH_HEADER} (`)) ??
@@ -112,6 +160,7 @@ export async function authorPairing(storage: Storage, author: FileRow): Promise<
   const kinds = ['name', 'position', 'unmatched'] as const;
   return {
     rows: groups.reduce((n, g) => n + g.rows, 0),
+    ...(recordsWithEmails !== undefined ? { recordsWithEmails } : {}),
     byName: rows('name'),
     byPosition: rows('position'),
     unmatched: rows('unmatched'),

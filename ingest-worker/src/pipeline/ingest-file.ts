@@ -69,10 +69,10 @@ export async function ingestFile(
     await deps.storage.importReports.removeIds([general.id]);
     return [];
   }
-  if (author) await deps.storage.files.save(author);
+  if (author) await deps.storage.files.save(author.record);
   await addAuthorPairing(run, general, await importReport, author);
   await run.progress(4, 100);
-  return author ? [author, general] : [general];
+  return author ? [author.record, general] : [general];
 }
 
 /** Whether the file was deleted while the run worked; if so its rows go too. */

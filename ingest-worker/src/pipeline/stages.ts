@@ -223,13 +223,14 @@ function authorRecord(run: IngestRun, general: FileRow): FileRow {
  * rows), from the published GENERAL file's author sheets. Removes what an earlier attempt of this
  * stage left first. Nothing to do without author sheets.
  *
- * @returns the AUTHOR file's record, PROCESSED (not yet written), or null without author sheets
+ * @returns the AUTHOR file's record, PROCESSED (not yet written), with its counts; null without
+ *   author sheets
  */
 export async function deriveAuthors(
   run: IngestRun,
   general: FileRow,
   published: PublishedGeneral,
-): Promise<FileRow | null> {
+): Promise<DerivedAuthors | null> {
   await run.progress(3, 0);
   if (!published.authorSheets.length) return null;
   const { storage } = run.deps;
@@ -249,14 +250,24 @@ export async function deriveAuthors(
     ),
   );
   return {
-    ...authorRecord(run, general),
-    status: 'PROCESSED',
-    totalRows: authors.totalRows,
-    totalColumns: authors.columnNames.length,
-    columnNames: authors.columnNames,
-    sheetNames: authors.sheetNames,
-    columnMap: authors.columnMap,
+    record: {
+      ...authorRecord(run, general),
+      status: 'PROCESSED',
+      totalRows: authors.totalRows,
+      totalColumns: authors.columnNames.length,
+      columnNames: authors.columnNames,
+      sheetNames: authors.sheetNames,
+      columnMap: authors.columnMap,
+    },
+    recordsWithEmails: authors.recordsWithEmails,
   };
+}
+
+/** The AUTHOR file derived: its record, PROCESSED (not yet written), and what the report counts of it. */
+export interface DerivedAuthors {
+  record: FileRow;
+  /** Source records that gave at least one email. */
+  recordsWithEmails: number;
 }
 
 /**
@@ -292,13 +303,13 @@ export async function addAuthorPairing(
   run: IngestRun,
   general: FileRow,
   report: ImportReport | null,
-  author: FileRow | null,
+  author: DerivedAuthors | null,
 ): Promise<void> {
   if (!report || !author) return;
   const { storage } = run.deps;
   await saveReport(storage, general, async () => ({
     ...report,
-    authors: await authorPairing(storage, author),
+    authors: await authorPairing(storage, author.record, author.recordsWithEmails),
   }));
 }
 

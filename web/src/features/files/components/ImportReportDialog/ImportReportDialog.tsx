@@ -1,5 +1,10 @@
 import { Alert, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
-import { IMPORT_FORMAT_LABELS, type FileRecord, type ImportReport } from '@sift/shared/contracts';
+import {
+  IMPORT_FORMAT_LABELS,
+  importSummary,
+  type FileRecord,
+  type ImportReport,
+} from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { formatCount } from '../../../../lib/format';
 import { useImportReport } from '../../api';
@@ -69,6 +74,7 @@ function ReportBody({ report }: { report: ImportReport }) {
   ];
   return (
     <Stack gap="md">
+      <Text fw={500}>{importSummary(report)}</Text>
       <Table variant="vertical" withTableBorder aria-label="How the file was read">
         <Table.Tbody>
           {facts.map(([label, value]) => (

@@ -1,0 +1,114 @@
+/**
+ * The exports a publisher's staff download, uploaded in a real browser: a Web of Science plain-text
+ * `savedrecs.txt`, a Scopus CSV and a Scopus RIS file in one upload session; each author's email is
+ * then found in the Authors search, beside the author it belongs to.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SiftApp } from './support/app.ts';
+import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
+
+let session: BrowserSession;
+let app: SiftApp;
+let page: Page;
+
+beforeAll(async () => {
+  session = await openBrowserSession();
+  ({ app, page } = session);
+  await app.signInNew('admin@example.com', 'Rosalind Franklin');
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+/** WoS "Plain text": tagged records, a list field's further lines indented by three spaces. */
+const WOS_TEXT = [
+  'FN Clarivate Analytics Web of Science',
+  'VR 1.0',
+  'PT J',
+  'AU Nowak, B',
+  '   Sørensen, L',
+  'AF Nowak, Barbara',
+  '   Sørensen, Lars',
+  'TI Reading exports, exactly',
+  'SO SCIENTOMETRICS',
+  'EM lars.soerensen@ku.dk',
+  'PY 2024',
+  'UT WOS:000000000000001',
+  'ER',
+  '',
+  'EF',
+  '',
+].join('\n');
+
+/** A Scopus CSV (the layout since 2023): the email is in the correspondence address. */
+const SCOPUS_CSV = [
+  '\uFEFF"Authors","Author full names","Author(s) ID","Title","Year","Correspondence Address","EID"',
+  '"Agarchand N.; Laishram B.","Agarchand, Nilesh (57194509304); Laishram, Boeing (35113532900)","57194509304; 35113532900","Public–private partnerships in urban transport","2017","B. Laishram; Department of Civil Engineering, IIT Guwahati, India; email: boeing@iitg.ernet.in","2-s2.0-85024117264"',
+  '',
+].join('\r\n');
+
+/** A Scopus RIS file: the correspondence address is inside N1. */
+const SCOPUS_RIS = [
+  'TY  - JOUR',
+  'AU  - McCluskey, E.',
+  'AU  - Brewin, R.J.W.',
+  'TI  - On the Seasonal Dynamics of Phytoplankton Chlorophyll-a Concentration',
+  'PY  - 2022',
+  'DO  - 10.3390/oceans3020011',
+  'N1  - Export Date: 27 November 2023; Cited By: 6; Correspondence Address: R.J.W. Brewin; University of Exeter, Penryn, United Kingdom; email: r.brewin@exeter.ac.uk',
+  'ER  - ',
+  '',
+].join('\r\n');
+
+describe('Publisher exports in a browser', () => {
+  it(
+    'uploads a WoS plain-text file, a Scopus CSV and an RIS file in one upload session',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-exports-'));
+      try {
+        const files = Object.entries({
+          'savedrecs.txt': WOS_TEXT,
+          'scopus.csv': SCOPUS_CSV,
+          'scopus.ris': SCOPUS_RIS,
+        }).map(([name, text]) => {
+          const file = path.join(dir, name);
+          writeFileSync(file, text);
+          return file;
+        });
+        await app.open('Upload');
+        await app.upload.choose(files);
+        await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it('finds each author by their email in the Authors search', async () => {
+    await app.open('Authors');
+    await page.getByRole('heading', { name: 'Authors Search' }).waitFor();
+    for (const [email, author] of [
+      ['lars.soerensen@ku.dk', 'Sørensen, L'],
+      ['boeing@iitg.ernet.in', 'Laishram B.'],
+      ['r.brewin@exeter.ac.uk', 'Brewin, R.J.W.'],
+    ] as const) {
+      await app.search.searchFor('Email Addresses', email);
+      await app.sees('Showing 1 result', { exact: true });
+      const rows = app.search.resultRows();
+      await expect.poll(() => rows.count()).toBe(2); // header + 1
+      const row = await rows.nth(1).innerText();
+      expect(row).toContain(author);
+      expect(row).toContain(email);
+    }
+  });
+
+  it('threw no uncaught errors in the page', () => {
+    expect(session.pageErrors).toEqual([]);
+  });
+});
