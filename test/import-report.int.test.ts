@@ -120,6 +120,32 @@ it('names a detected legacy encoding and how sure the detector was', async () =>
   );
 });
 
+it('warns when text did not read cleanly: replacement characters, or UTF-8 garbled before saving', async () => {
+  // A BOM says UTF-8, but two names were saved in Latin-1 (ü and ö as single bytes).
+  const mixed = Buffer.concat([
+    Buffer.from('\uFEFFName,City\nM', 'utf8'),
+    Buffer.from([0xfc]),
+    Buffer.from('ller,Bonn\nGr', 'utf8'),
+    Buffer.from([0xf6]),
+    Buffer.from('ning,Kiel\nZhang,北京\n', 'utf8'),
+  ]);
+  // Valid UTF-8 holding text that was once UTF-8 read as Windows-1252.
+  const mojibake = text('Name,City\nMÃ¼ller,KÃ¶ln\nSmith,Leeds\n');
+  const clean = text('Name,City\nMüller,Köln\nZhang,北京\n');
+  const reports = [];
+  for (const [name, bytes] of [
+    ['mixed.csv', mixed],
+    ['mojibake.csv', mojibake],
+    ['clean.csv', clean],
+  ] as const) {
+    reports.push(await reportOf((await ingested(name, bytes)).id));
+  }
+  const garbled = reports.map((r) => r.warnings.find((w) => w.includes('did not read cleanly')) ?? null);
+  expect(garbled[0]).toMatch(/^2 characters in the first 64 KB did not read cleanly as utf-8/);
+  expect(garbled[1]).toMatch(/^2 characters .* save the file as UTF-8 and upload it again\.$/);
+  expect(garbled[2]).toBeNull();
+});
+
 it('counts how an AUTHOR file paired emails, with examples, for the file and its AUTHOR file', async () => {
   const csv = [
     'Authors,Email Addresses,Title',

@@ -16,12 +16,18 @@ export type Encoding = string;
 /** How a file's encoding was chosen, and how sure the choice is (0–100). */
 export interface EncodingGuess {
   encoding: Encoding;
-  /** `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `detector`: chardet's statistics. */
-  method: 'bom' | 'utf-8' | 'detector';
+  /**
+   * `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `utf-16`: UTF-16 without a BOM,
+   * known by its zero bytes (utf16ByZeros); `detector`: chardet's statistics (or, for a short East
+   * Asian sample, the characters a multi-byte reading gives).
+   */
+  method: 'bom' | 'utf-8' | 'utf-16' | 'detector';
   /** 100 for a BOM or valid UTF-8; otherwise the detector's confidence in its best guess. */
   confidence: number;
   /** The detector's name for it when it differs (`ISO-8859-1`, decoded as its superset `windows-1252`). */
   detected?: string;
+  /** Characters of the sample that look misread (garbledCharacters); absent when none. */
+  garbled?: number;
 }
 
 /** Bytes of a file read to choose its encoding and delimiter. */
@@ -62,9 +68,19 @@ export function guessEncoding(head: Buffer, whole: boolean): EncodingGuess {
   if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', method: 'bom', confidence: 100 };
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
     return { encoding: 'utf-8', method: 'bom', confidence: 100 };
+  const utf16 = utf16ByZeros(head);
+  if (utf16) return { encoding: utf16, method: 'utf-16', confidence: 100 };
   // A multi-byte sequence may be cut at the end of a sample.
   if (decodes(head, 'utf-8', !whole)) return { encoding: 'utf-8', method: 'utf-8', confidence: 100 };
-  for (const match of chardet.analyse(head)) {
+  const matches = chardet.analyse(head);
+  // A short sample of Japanese, Chinese or Korean text gives the detector too little to go on (a
+  // 99-byte Shift_JIS list came out as windows-1252 at 32 %): when a multi-byte reading decodes
+  // cleanly into words of East Asian characters, it is that.
+  if (isLatinGuess(matches[0]?.name)) {
+    const cjk = eastAsianReading(head, whole);
+    if (cjk) return { encoding: cjk, method: 'detector', confidence: CJK_READING_CONFIDENCE };
+  }
+  for (const match of matches) {
     let encoding: string;
     try {
       encoding = new TextDecoder(match.name).encoding;
@@ -80,6 +96,75 @@ export function guessEncoding(head: Buffer, whole: boolean): EncodingGuess {
     };
   }
   return { encoding: 'windows-1252', method: 'detector', confidence: 0 };
+}
+
+/**
+ * UTF-16 without a byte order mark (Excel's and Web of Science's "Unicode text" saved by some
+ * tools): text that is mostly ASCII has a zero in every other byte, the high byte of each unit. Two
+ * in five units zero on one side and almost none on the other says which order; other text has no
+ * zero bytes at all.
+ *
+ * @param head - the file's first bytes
+ * @returns `utf-16le` or `utf-16be`, or null
+ */
+export function utf16ByZeros(head: Buffer): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(head.length, 4096) & ~1;
+  if (n < 4) return null;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) even++;
+    if (head[i + 1] === 0) odd++;
+  }
+  const units = n / 2;
+  if (odd >= 0.4 * units && even <= 0.02 * units) return 'utf-16le';
+  if (even >= 0.4 * units && odd <= 0.02 * units) return 'utf-16be';
+  return null;
+}
+
+/** Confidence given to an East Asian reading found by its characters rather than by the detector. */
+const CJK_READING_CONFIDENCE = 60;
+
+/** Multi-byte East Asian encodings, in the order they are tried (GB18030 maps nearly any bytes: last). */
+const EAST_ASIAN_ENCODINGS = ['shift_jis', 'euc-jp', 'euc-kr', 'big5', 'gb18030'] as const;
+
+/**
+ * Whether chardet's best guess is a single-byte Latin encoding (or it has none): the guesses a
+ * short East Asian sample gets. In Latin text the bytes past ASCII are lone accented letters, which
+ * eastAsianReading tells from words; Cyrillic, Greek or Hebrew text is all such bytes, and Korean's
+ * permissive decoder would read it as words, so those guesses are kept.
+ */
+function isLatinGuess(name: string | undefined): boolean {
+  return !name || /^(windows-125[02479]|iso-8859-(1|2|3|4|9|10|13|14|15|16))$/i.test(name);
+}
+
+/**
+ * Kana, CJK ideographs, Hangul, CJK punctuation and full-width forms. Half-width katakana is left
+ * out: single-byte Latin-2 letters (`ł`, `ą`, `ż`) read as Shift_JIS become exactly those.
+ */
+const EAST_ASIAN_CHARACTER = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60]/u;
+
+/**
+ * The multi-byte East Asian encoding that reads `head` as East Asian text, if one does: it decodes
+ * without an invalid sequence, nine in ten of its non-ASCII characters are East Asian, and most of
+ * them stand beside another (words, not the lone accented letters of a European text).
+ */
+function eastAsianReading(head: Buffer, whole: boolean): Encoding | null {
+  for (const encoding of EAST_ASIAN_ENCODINGS) {
+    if (!decodes(head, encoding, !whole)) continue;
+    const chars = [...new TextDecoder(encoding).decode(head)];
+    let wide = 0;
+    let eastAsian = 0;
+    let inWords = 0;
+    chars.forEach((c, i) => {
+      if (c.charCodeAt(0) < 0x80) return;
+      wide++;
+      if (EAST_ASIAN_CHARACTER.test(c)) eastAsian++;
+      if ((chars[i - 1] ?? '\0') >= '\u0080' || (chars[i + 1] ?? '\0') >= '\u0080') inWords++;
+    });
+    if (wide >= 2 && eastAsian >= 0.9 * wide && inWords >= 0.6 * wide) return encoding;
+  }
+  return null;
 }
 
 /**
@@ -99,7 +184,38 @@ export async function sniff(filePath: string): Promise<EncodingGuess & { sample:
   }
   const buf = head.subarray(0, n);
   const guess = guessEncoding(buf, n < SNIFF_BYTES);
-  return { ...guess, sample: new TextDecoder(guess.encoding).decode(buf) };
+  const sample = new TextDecoder(guess.encoding).decode(buf);
+  const garbled = garbledCharacters(sample);
+  return { ...guess, ...(garbled ? { garbled } : {}), sample };
+}
+
+/** What a UTF-8 continuation byte (0x80–0xBF) reads as in Windows-1252 (or Latin-1). */
+const CONTINUATION =
+  '\\u0080-\\u00bf\\u0152\\u0153\\u0160\\u0161\\u0178\\u017d\\u017e\\u0192\\u02c6\\u02dc\\u2013\\u2014\\u2018-\\u201e\\u2020-\\u2022\\u2026\\u2030\\u2039\\u203a\\u20ac\\u2122';
+
+/**
+ * UTF-8 read as a single-byte encoding: the lead byte of a European letter (`Â`, `Ã`, `Ä`, `Å`:
+ * U+0080–U+017F) followed by a continuation byte's character (`MÃ¼ller`, `Å‚`), or `â€` and one
+ * more (`â€™`, the quotes and dashes). Other accented letters before such a character are left
+ * alone: Czech `Tomáš` is a name, not a misreading.
+ */
+const UTF8_AS_SINGLE_BYTE = new RegExp(
+  `[\\u00c2-\\u00c5][${CONTINUATION}]|\\u00e2\\u20ac[${CONTINUATION}]`,
+  'g',
+);
+
+/**
+ * Characters of decoded text that say it was misread: replacement characters (bytes the encoding
+ * has no character for) and UTF-8 read as a single-byte encoding (UTF8_AS_SINGLE_BYTE), which
+ * also finds a file that was garbled before it was saved.
+ *
+ * @param text - decoded text
+ * @returns how many such characters (or pairs) it holds
+ */
+export function garbledCharacters(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\ufffd'); i >= 0; i = text.indexOf('\ufffd', i + 1)) n++;
+  return n + (text.match(UTF8_AS_SINGLE_BYTE)?.length ?? 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidFileError } from './errors.ts';
+import { utf16ByZeros } from './csv.ts';
 import { taggedDialectOf, type TaggedDialect } from './tagged-text.ts';
 
 /**
@@ -72,16 +73,18 @@ export async function detectFormat(filePath: string, originalName: string): Prom
     case '.ciw':
     case '.ris':
     case '.nbib': {
-      const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+      const bom16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+      const byZeros = bom16 ? null : utf16ByZeros(head);
+      const utf16 = bom16 || byZeros !== null;
       if (isZip || isOle || (!utf16 && head.includes(0))) {
         throw new InvalidFileError(
           `"${originalName}" is not a ${ext === '.csv' ? 'CSV' : 'delimited'} text file. If it is an Excel workbook, upload it with its .xlsx or .xls name.`,
           'unsupported',
         );
       }
-      const text = new TextDecoder(utf16 ? (head[0] === 0xff ? 'utf-16le' : 'utf-16be') : 'utf-8').decode(
-        head,
-      );
+      const text = new TextDecoder(
+        byZeros ?? (bom16 ? (head[0] === 0xff ? 'utf-16le' : 'utf-16be') : 'utf-8'),
+      ).decode(head);
       const dialect = taggedDialectOf(text);
       if (dialect) return FORMAT_OF_DIALECT[dialect];
       if (ext === '.ris' || ext === '.nbib') {

@@ -81,7 +81,16 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
     warnings,
     createdAt: new Date().toISOString(),
   };
-  if (input.csv && input.csv.encoding.method === 'detector' && input.csv.encoding.confidence < LOW_CONFIDENCE)
+  const garbled = input.csv?.encoding.garbled ?? 0;
+  if (garbled > 0)
+    warnings.push(
+      `${garbled} ${garbled === 1 ? 'character' : 'characters'} in the first 64 KB did not read cleanly as ${report.encoding!.name} (replacement characters or text like "MÃ¼ller"): if names look garbled, save the file as UTF-8 and upload it again.`,
+    );
+  else if (
+    input.csv &&
+    input.csv.encoding.method === 'detector' &&
+    input.csv.encoding.confidence < LOW_CONFIDENCE
+  )
     warnings.push(
       `The encoding was guessed as ${report.encoding!.name} with low confidence (${input.csv.encoding.confidence}%): if names look garbled, save the file as UTF-8 and upload it again.`,
     );

@@ -8,8 +8,12 @@
 export interface ImportEncoding {
   /** The encoding the file was read in, by its WHATWG name (`utf-8`, `gb18030`, `windows-1250`…). */
   name: string;
-  /** `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `detector`: chardet's statistics. */
-  method: 'bom' | 'utf-8' | 'detector';
+  /**
+   * `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `utf-16`: UTF-16 without a BOM,
+   * known by its zero bytes; `detector`: chardet's statistics (or, for a short East Asian sample,
+   * the characters a multi-byte reading gives).
+   */
+  method: 'bom' | 'utf-8' | 'utf-16' | 'detector';
   /** How sure the choice is, 0–100 (100 for a BOM or valid UTF-8). */
   confidence: number;
   /** The detector's own name for it, when it differs (`ISO-8859-1`, read as `windows-1252`). */

@@ -19,6 +19,7 @@ const DELIMITERS: Record<string, string> = { ',': 'Comma', ';': 'Semicolon', '\t
 const METHODS: Record<string, string> = {
   bom: 'from its byte order mark',
   'utf-8': 'valid UTF-8',
+  'utf-16': 'UTF-16 without a byte order mark',
   detector: 'detected',
 };
 const MATCHES: Record<string, string> = { name: 'By name', position: 'By position', unmatched: 'No author' };
