@@ -9,7 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import { authorFileId } from '@sift/shared/author-files';
-import { REPORT_LIST_MAX, type FileRecord, type ImportReport } from '@sift/shared/contracts';
+import {
+  REPORT_LIST_MAX,
+  type FileRecord,
+  type ImportReport,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -144,6 +149,61 @@ it('warns when text did not read cleanly: replacement characters, or UTF-8 garbl
   expect(garbled[0]).toMatch(/^2 characters in the first 64 KB did not read cleanly as utf-8/);
   expect(garbled[1]).toMatch(/^2 characters .* save the file as UTF-8 and upload it again\.$/);
   expect(garbled[2]).toBeNull();
+});
+
+it('reads a file again with the header row and encoding chosen from its report', async () => {
+  // A short title row is taken for the header; the person says the header is row 3.
+  const csv = 'Export\nGenerated 2026-11-26\nName,City\nMüller,Köln\nZhang,北京\n';
+  const file = await ingested('titled.csv', text(csv));
+  const before = await reportOf(file.id);
+  expect([before.sheets[0]!.headerRow, file.columnNames]).toEqual([1, ['Export', 'Column 2']]);
+
+  const reingest = (body: unknown) => user.sendJson(`/file/files/${file.id}/reingest`, body);
+  const refused = await Promise.all(
+    [{ encoding: 'klingon' }, { headerRows: { titled: 0 } }, { headerRows: { titled: 101 } }].map(
+      async (b) => {
+        const res = await reingest(b);
+        return [res.status, ((await res.json()) as { error: string }).error];
+      },
+    ),
+  );
+  expect(refused).toEqual([
+    [400, 'Sift does not know that encoding.'],
+    [400, 'A header row is a row number from 1.'],
+    [400, 'Choose a header row among the first 100 rows.'],
+  ]);
+
+  const res = await reingest({ headerRows: { titled: 3 } });
+  expect(res.status).toBe(202);
+  expect(((await res.json()) as FileRecord).status).toBe('PROCESSING');
+  const again = await user.waitForIngest(file.id);
+  expect(again).toMatchObject({ status: 'PROCESSED', totalRows: 2, columnNames: ['Name', 'City'] });
+  const report = await waitFor(
+    () => reportOf(file.id),
+    (r) => r.sheets[0]!.headerRow === 3,
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the new report' },
+  );
+  expect(report.sheets[0]!.rows).toBe(2);
+
+  // Read as Windows-1252 (wrongly, on purpose): the person's choice is what reads it, and says so.
+  await reingest({ encoding: 'windows-1252', headerRows: { titled: 3 } });
+  await waitFor(
+    () => reportOf(file.id),
+    (r) => r.encoding?.method === 'chosen',
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the report of the chosen encoding' },
+  );
+  const rows = await user.json<SearchResponse>('/file/search', { fileIds: [file.id] });
+  expect(rows.data.map((r) => r['Name'])).toEqual(['MÃ¼ller', 'Zhang']);
+  expect((await reportOf(file.id)).encoding).toMatchObject({ name: 'windows-1252', method: 'chosen' });
+
+  // A row past the file's last is refused with what to do, and the file fails alone.
+  await reingest({ headerRows: { titled: 50 } });
+  const failed = await waitFor(
+    () => user.json<FileRecord>(`/file/files/${file.id}`),
+    (f) => f.status === 'FAILED',
+    { timeoutMs: 30_000, intervalMs: 100, what: 'the failed re-ingest' },
+  );
+  expect(failed.errorMessage).toMatch(/no row with content at or after row 50.*choose another row/);
 });
 
 it('counts how an AUTHOR file paired emails, with examples, for the file and its AUTHOR file', async () => {

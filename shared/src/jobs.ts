@@ -4,7 +4,7 @@
  * Payloads carry ids and paths, never file bytes or secrets.
  */
 import { z } from 'zod';
-import { IMPORT_FORMATS } from './contracts/import-report.ts';
+import { IMPORT_FORMATS, readChoicesSchema } from './contracts/import-report.ts';
 
 export const INGEST_QUEUE = 'ingest';
 
@@ -23,6 +23,8 @@ export const ingestFilePayloadSchema = z.object({
    * again; absent (a re-ingest of a stored original, an empty upload), the worker validates.
    */
   format: z.enum(IMPORT_FORMATS).optional(),
+  /** A re-ingest's choices: the encoding and header rows a person chose from the import report. */
+  read: readChoicesSchema.optional(),
 });
 export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 

@@ -21,7 +21,7 @@ export interface EncodingGuess {
    * known by its zero bytes (utf16ByZeros); `detector`: chardet's statistics (or, for a short East
    * Asian sample, the characters a multi-byte reading gives).
    */
-  method: 'bom' | 'utf-8' | 'utf-16' | 'detector';
+  method: 'bom' | 'utf-8' | 'utf-16' | 'detector' | 'chosen';
   /** 100 for a BOM or valid UTF-8; otherwise the detector's confidence in its best guess. */
   confidence: number;
   /** The detector's name for it when it differs (`ISO-8859-1`, decoded as its superset `windows-1252`). */
@@ -171,9 +171,14 @@ function eastAsianReading(head: Buffer, whole: boolean): Encoding | null {
  * Reads the first bytes of a file to choose its encoding (see guessEncoding); `sample` is them decoded.
  *
  * @param filePath - the CSV file
+ * @param chosen - the encoding a person chose for the file (method `chosen`), instead of a guess
  * @returns the encoding guess and the first bytes decoded
+ * @throws RangeError for a chosen encoding `TextDecoder` does not know
  */
-export async function sniff(filePath: string): Promise<EncodingGuess & { sample: string }> {
+export async function sniff(
+  filePath: string,
+  chosen?: Encoding,
+): Promise<EncodingGuess & { sample: string }> {
   const fh = await open(filePath, 'r');
   const head = Buffer.alloc(SNIFF_BYTES);
   let n: number;
@@ -183,7 +188,9 @@ export async function sniff(filePath: string): Promise<EncodingGuess & { sample:
     await fh.close();
   }
   const buf = head.subarray(0, n);
-  const guess = guessEncoding(buf, n < SNIFF_BYTES);
+  const guess: EncodingGuess = chosen
+    ? { encoding: new TextDecoder(chosen).encoding, method: 'chosen', confidence: 100 }
+    : guessEncoding(buf, n < SNIFF_BYTES);
   const sample = new TextDecoder(guess.encoding).decode(buf);
   const garbled = garbledCharacters(sample);
   return { ...guess, ...(garbled ? { garbled } : {}), sample };
@@ -312,8 +319,9 @@ export async function* readCsv(
   filePath: string,
   sheetName: string,
   progress: ReadProgress,
+  chosenEncoding?: Encoding,
 ): AsyncGenerator<ParsedRow> {
-  const { encoding, sample } = await sniff(filePath);
+  const { encoding, sample } = await sniff(filePath, chosenEncoding);
   const delimiter = detectDelimiter(sample);
   const unquoted = delimiter === '\t' && isUnquotedWosExport(sample);
   const parser = parse<string[], string[]>({

@@ -80,6 +80,39 @@ export function headerRowIndex(rows: readonly (readonly string[])[]): number {
 }
 
 /**
+ * The index of the header row among a sheet's first non-blank rows (each with its row number): the
+ * first at or after the row a person chose (`chosen`, counted from 1; -1 while none is), else
+ * headerRowIndex's.
+ *
+ * @param rows - the sheet's first non-blank rows so far, in order
+ * @param chosen - the header row a person chose for the sheet, if any
+ * @returns the index of the header row among them, or -1
+ */
+export function headerRowAt(
+  rows: readonly { rowNumber: number; cells: readonly string[] }[],
+  chosen?: number,
+): number {
+  if (chosen === undefined) return headerRowIndex(rows.map((r) => r.cells));
+  return rows.findIndex((r) => r.rowNumber >= chosen);
+}
+
+/**
+ * Whether the header row can be decided from `rows` as headerRowAt decides it: with a chosen row,
+ * once a row at or after it has come; else as headerRowDecided.
+ *
+ * @param rows - the sheet's first non-blank rows so far, in order
+ * @param chosen - the header row a person chose for the sheet, if any
+ * @returns whether headerRowAt may be asked now
+ */
+export function headerRowDecidedAt(
+  rows: readonly { rowNumber: number; cells: readonly string[] }[],
+  chosen?: number,
+): boolean {
+  if (chosen === undefined) return headerRowDecided(rows.map((r) => r.cells));
+  return (rows[rows.length - 1]?.rowNumber ?? 0) >= chosen;
+}
+
+/**
  * Whether the header row can be decided from `rows` (a sheet's first non-blank rows so far): the
  * last of them is no title row, or enough have been read.
  *

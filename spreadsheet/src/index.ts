@@ -10,7 +10,9 @@ export { scanXlsx, ZIP_LIMITS } from './zip-scan.ts';
 export { detectFormat, type SpreadsheetFormat } from './format.ts';
 export {
   headerNames,
+  headerRowAt,
   headerRowDecided,
+  headerRowDecidedAt,
   headerRowIndex,
   uniqueHeaders,
   widenHeaders,

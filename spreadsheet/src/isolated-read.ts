@@ -19,6 +19,8 @@ export interface ReadJob {
   filePath: string;
   originalName: string;
   format: SpreadsheetFormat | undefined;
+  /** For text formats, the encoding a person chose instead of the guess. */
+  encoding: string | undefined;
   /** Cells (plus one a row) that make a batch. */
   batchCells: number;
   /** Batches the reader may post before the parent asks for more. */
@@ -55,6 +57,7 @@ const READER_URL = new URL('./read-worker.ts', import.meta.url);
  * @param progress - where bytes read are counted
  * @param format - the format, when already known
  * @param limits - the worker thread's heap (MB) and idle timeout (ms)
+ * @param encoding - for text formats, the encoding a person chose instead of the guess
  * @returns the rows, then the format
  * @throws InvalidFileError for a file that fails its reader; Error for anything else
  */
@@ -64,11 +67,13 @@ export async function* readIsolated(
   progress: ReadProgress = { bytesRead: 0 },
   format?: SpreadsheetFormat,
   limits: ReadIsolation = READ_ISOLATION,
+  encoding?: string,
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
   const job: ReadJob = {
     filePath,
     originalName,
     format,
+    encoding,
     batchCells: 32_768,
     batchesAhead: 2,
     nice: READER_NICE,

@@ -41,7 +41,7 @@ async function send(rows: ParsedRow[]): Promise<void> {
 try {
   let batch: ParsedRow[] = [];
   let cells = 0;
-  const reader = readSpreadsheet(job.filePath, job.originalName, progress, job.format);
+  const reader = readSpreadsheet(job.filePath, job.originalName, progress, job.format, job.encoding);
   let next = await reader.next();
   for (; !next.done; next = await reader.next()) {
     batch.push(next.value);

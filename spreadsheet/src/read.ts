@@ -18,6 +18,7 @@ import { readTaggedText, TAGGED_DIALECT_NAMES } from './tagged-text.ts';
  * @param originalName - the name the user gave it
  * @param progress - where bytes read are counted
  * @param validated - the format, when already found
+ * @param encoding - for text formats, the encoding a person chose instead of the guess
  * @returns every row of every sheet, in order
  * @throws InvalidFileError for a file that cannot be read, with a message the user can act on
  */
@@ -27,15 +28,16 @@ export async function* readSpreadsheet(
   progress: ReadProgress = { bytesRead: 0 },
   /** The format validateSpreadsheet already found (skips validating again). */
   validated?: SpreadsheetFormat,
+  encoding?: string,
 ): AsyncGenerator<ParsedRow, SpreadsheetFormat> {
   const format = validated ?? (await validateSpreadsheet(filePath, originalName));
   const sheetName = path.parse(originalName).name || 'Sheet1';
   const dialect = TAGGED_FORMATS[format];
   const source =
     format === 'csv'
-      ? readCsv(filePath, sheetName, progress)
+      ? readCsv(filePath, sheetName, progress, encoding)
       : dialect
-        ? readTaggedText(filePath, sheetName, dialect, progress)
+        ? readTaggedText(filePath, sheetName, dialect, progress, encoding)
         : format === 'xlsx'
           ? readXlsx(filePath, progress)
           : readXls(filePath, progress);

@@ -214,6 +214,7 @@ async function* records(
  * @param sheetName - the sheet's name (the file's)
  * @param dialect - which export it is (taggedDialectOf)
  * @param progress - where bytes read are counted (the second pass)
+ * @param chosenEncoding - the encoding a person chose, instead of the guess
  * @returns the header row, then the records, row numbers counting from 1
  * @throws InvalidFileError for a file without a record; LimitError past Excel's row or cell limits
  */
@@ -222,9 +223,10 @@ export async function* readTaggedText(
   sheetName: string,
   dialect: TaggedDialect,
   progress: ReadProgress,
+  chosenEncoding?: string,
 ): AsyncGenerator<ParsedRow> {
   const d = DIALECTS[dialect];
-  const { encoding } = await sniff(filePath);
+  const { encoding } = await sniff(filePath, chosenEncoding);
   const met = new Set<string>();
   let n = 0;
   for await (const record of records(filePath, encoding, d)) {

@@ -108,6 +108,54 @@ describe('Publisher exports in a browser', () => {
     }
   });
 
+  it(
+    'reads a file again from its import report with the header row chosen there',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-reread-'));
+      try {
+        const file = path.join(dir, 'titled.csv');
+        // A short title row is taken for the header; the header is row 3.
+        writeFileSync(file, 'Export\nGenerated 2026-11-26\nName,Institute\nHopper,Yale\n');
+        await app.open('Upload');
+        await app.upload.choose(file);
+        await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await app.open('Files');
+      await page.getByRole('button', { name: 'Import report of titled.csv' }).click();
+      const dialog = app.dialog('Import report: titled.csv');
+      await dialog.getByText('CSV, 3 records').waitFor();
+      const headerRow = dialog.getByRole('textbox', { name: 'Header row' });
+      await headerRow.fill('3');
+      await dialog.getByRole('button', { name: 'Read again' }).click();
+      await app.sees('Reading titled.csv again');
+      // The file is read again (its report button is back once it is PROCESSED): one record now,
+      // under the real header.
+      await expect
+        .poll(
+          async () => {
+            const button = page.getByRole('button', { name: 'Import report of titled.csv' });
+            if (!(await button.isVisible())) return '';
+            await button.click();
+            const again = app.dialog('Import report: titled.csv');
+            const summary = await again
+              .getByText(/^CSV, \d+ records?$/)
+              .innerText()
+              .catch(() => '');
+            await page.keyboard.press('Escape');
+            return summary;
+          },
+          { timeout: INGEST_TIMEOUT_MS, interval: 500 },
+        )
+        .toBe('CSV, 1 record');
+      await app.open('Search');
+      await app.search.searchFor('Institute', 'Yale');
+      await app.sees('Showing 1 result', { exact: true });
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
   it('threw no uncaught errors in the page', () => {
     expect(session.pageErrors).toEqual([]);
   });

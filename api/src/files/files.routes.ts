@@ -8,6 +8,8 @@ import {
   authorFilesListSchema,
   hasAcceptedExtension,
   importFromLocationSchema,
+  readChoicesSchema,
+  type FileRecord,
   type ImportFromLocationResponse,
   type ImportLocationListing,
   type AuthorFileStatistics,
@@ -17,7 +19,7 @@ import {
 } from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
 import { BadRequestError, HttpError } from '../errors.ts';
-import type { FilesService } from './files.service.ts';
+import { toFileRecord, type FilesService } from './files.service.ts';
 import type { StoredUpload, UploadIntake } from './upload-intake.ts';
 import { fileTooLargeMessage } from './limits.ts';
 import type { LocationImport } from './location-import.ts';
@@ -182,6 +184,13 @@ export function filesRoutes(
   });
   router.get('/files/:id/report', async (req, res) => {
     res.json((await files.importReport(accountOf(res).id, String(req.params.id))) satisfies ImportReport);
+  });
+  // Read a stored upload again with the encoding or header rows chosen from its import report.
+  router.post('/files/:id/reingest', async (req, res) => {
+    const read = parseBody(readChoicesSchema, req.body ?? {});
+    const owner = accountOf(res).id;
+    const file = await files.reingestable(owner, String(req.params.id));
+    res.status(202).json(toFileRecord(await intake.reingestWith(owner, file, read)) satisfies FileRecord);
   });
   router.get(['/preprocessed', '/preprocessed/status/:status'], async (req, res) => {
     const sort = parseBody(authorFilesListSchema, req.query);

@@ -2,7 +2,7 @@ import type { FileRow, Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
 import type { FileRecord, FileStatistics, AuthorFileStatistics, ImportReport } from '@sift/shared/contracts';
 import { originalKey, type ObjectStore } from '@sift/object-store';
-import { NotFoundError } from '../errors.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
 
 /**
  * File records: recording, listing, reading and deletion, always within one owner's files. What
@@ -132,6 +132,23 @@ export class FilesService {
     const file = await this.#owned(ownerId, id);
     if (file.fileType !== 'AUTHOR') throw new NotFoundError('Author file not found.', 'FILE_NOT_FOUND');
     await this.delete(ownerId, id);
+  }
+
+  /**
+   * One of the owner's uploads that can be read again: a GENERAL file (an AUTHOR file answers its
+   * source) that is not being ingested.
+   *
+   * @throws NotFoundError when it is not the owner's; ConflictError while it is PROCESSING
+   */
+  async reingestable(ownerId: string, id: string): Promise<FileRow> {
+    const file = await this.#owned(ownerId, id);
+    const general = file.sourceFileId ? await this.#owned(ownerId, file.sourceFileId) : file;
+    if (general.status === 'PROCESSING')
+      throw new ConflictError(
+        'This file is still being ingested. Wait until it is done, then try again.',
+        'FILE_PROCESSING',
+      );
+    return general;
   }
 
   async #owned(ownerId: string, id: string): Promise<FileRow> {

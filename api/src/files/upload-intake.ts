@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { newUploadRecord, type FileRow } from '@sift/clickhouse';
-import type { FileRecord, UploadSession, UploadSessionSummary } from '@sift/shared/contracts';
+import type { FileRecord, ReadChoices, UploadSession, UploadSessionSummary } from '@sift/shared/contracts';
 import type { IngestQueue, IngestQueueCounts } from '@sift/shared/jobs';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
@@ -242,6 +242,35 @@ export class UploadIntake {
         `${f.id}:reindex:${run}`,
       );
     }
+  }
+
+  /**
+   * Queues one stored GENERAL file for ingest again with a person's `read` choices (encoding,
+   * header rows), in an upload session named after it; the file is PROCESSING until its rows are
+   * back, and its AUTHOR file and report are made again.
+   *
+   * @param ownerId - the file's owner
+   * @param file - a GENERAL file with a stored original, not PROCESSING
+   * @param read - how to read it this time
+   * @returns the file's record, PROCESSING
+   */
+  async reingestWith(ownerId: string, file: FileRow, read: ReadChoices): Promise<FileRow> {
+    const session = await this.tracker.createSession(ownerId, `Re-ingest ${file.originalFilename}`, true);
+    await this.tracker.addFiles(session.id, [{ fileId: file.id, fileName: file.originalFilename }]);
+    const processing: FileRow = { ...file, status: 'PROCESSING' };
+    await this.files.record(processing);
+    await this.queue.add(
+      {
+        fileId: file.id,
+        ownerId,
+        storedName: file.filename,
+        originalFilename: file.originalFilename,
+        sessionId: session.id,
+        read,
+      },
+      `${file.id}:reingest:${randomUUID()}`,
+    );
+    return processing;
   }
 
   /** Ingest jobs by state. */

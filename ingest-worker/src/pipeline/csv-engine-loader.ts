@@ -16,12 +16,13 @@ import {
   type Encoding,
   type ReadProgress,
   isUnquotedWosExport,
-  headerRowIndex,
+  headerRowAt,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withScratchDir } from './scratch.ts';
 import {
+  noRowToHead,
   noteHeaderRow,
   noteWidened,
   PROGRESS_INTERVAL_MS,
@@ -129,13 +130,15 @@ async function loadWithEngine(
   // The header row (the first record with content past any title rows, and its record number) and
   // a sample of the records after it, which decides the skip index of each new column.
   const leading: { rowNumber: number; cells: string[] }[] = [];
-  for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 })) {
+  for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 }, ctx.encoding)) {
     const cells = trimRow(row.cells);
     if (!cells.some((c) => c.trim())) continue;
     if (leading.push({ rowNumber: row.rowNumber, cells }) > SAMPLE_ROWS) break;
   }
-  const at = headerRowIndex(leading.map((r) => r.cells));
+  const chosen = ctx.headerRows?.[sheet];
+  const at = headerRowAt(leading, chosen);
   const header = leading[at];
+  if (!header && chosen !== undefined && leading.length) throw noRowToHead(sheet, chosen);
   if (!header) throw new InvalidFileError('File is empty', 'empty');
   const sample = leading.slice(at + 1).map((r) => r.cells);
 

@@ -7,13 +7,14 @@ import {
   widenHeaders,
   type ReadProgress,
   type SpreadsheetFormat,
-  headerRowDecided,
-  headerRowIndex,
+  headerRowAt,
+  headerRowDecidedAt,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
 import { withBatchDir } from './scratch.ts';
 import {
+  noRowToHead,
   noteHeaderRow,
   noteWidened,
   progressDue,
@@ -73,14 +74,17 @@ async function loadRows(
   // A sheet's first non-blank rows, held until its header row is known (title rows above it are
   // left out: headerRowIndex).
   let leading: { rowNumber: number; cells: string[] }[] = [];
+  const chosen = () => (sheet === null ? undefined : ctx.headerRows?.[sheet]);
   const flushLeading = async () => {
     const held = leading;
     leading = [];
-    const at = headerRowIndex(held.map((r) => r.cells));
+    if (!held.length) return;
+    const at = headerRowAt(held, chosen());
+    if (at < 0) throw noRowToHead(sheet!, chosen()!);
     for (const r of held.slice(at)) await handle(r.rowNumber, r.cells);
   };
   try {
-    const rows = readIsolated(ctx.filePath, ctx.originalName, read, format, ctx.readIsolation);
+    const rows = readIsolated(ctx.filePath, ctx.originalName, read, format, ctx.readIsolation, ctx.encoding);
     for await (const row of rows) {
       if ((++seen & (YIELD_EVERY_ROWS - 1)) === 0) {
         // Rows already read arrive as resolved promises, which never let the event loop run: a
@@ -101,7 +105,7 @@ async function loadRows(
         continue;
       }
       leading.push({ rowNumber: row.rowNumber, cells });
-      if (headerRowDecided(leading.map((r) => r.cells))) await flushLeading();
+      if (headerRowDecidedAt(leading, chosen())) await flushLeading();
     }
     await flushLeading();
     await ctx.progress(100);

@@ -112,7 +112,7 @@ export async function validate(run: IngestRun, filePath: string): Promise<Valida
   await run.progress(1, 0);
   const format = run.payload.format ?? (await validateSpreadsheet(filePath, run.payload.originalFilename));
   if (format !== 'csv') return { format, csv: null, sniffed: undefined };
-  const sniffed = await sniff(filePath);
+  const sniffed = await sniff(filePath, run.payload.read?.encoding);
   const { sample, ...encoding } = sniffed;
   return { format, csv: { encoding, delimiter: detectDelimiter(sample) }, sniffed };
 }
@@ -150,6 +150,8 @@ export async function load(
     columnBudget,
     notes,
     sniffed: validated.sniffed,
+    encoding: run.payload.read?.encoding,
+    headerRows: run.payload.read?.headerRows,
     progress: (p) => run.progress(2, p),
   };
   const useEngine = validated.format === 'csv' && (run.deps.csvLoader ?? 'engine') !== 'javascript';

@@ -2,7 +2,7 @@
 import type { ColumnBudget, Storage } from '@sift/clickhouse';
 import type { ObjectStore } from '@sift/object-store';
 import type { IngestProgress } from '@sift/shared/jobs';
-import type { EncodingGuess, ReadIsolation } from '@sift/spreadsheet';
+import { InvalidFileError, type EncodingGuess, type ReadIsolation } from '@sift/spreadsheet';
 import type { RowBatchLoader } from './row-batch-loader.ts';
 
 export const INGEST_STAGES = [
@@ -84,6 +84,10 @@ export interface LoadContext {
   notes?: LoadNotes | undefined;
   /** A CSV's `sniff` (encoding and decoded first bytes), when already made; else the loader makes it. */
   sniffed?: (EncodingGuess & { sample: string }) | undefined;
+  /** Text formats: the encoding a person chose when re-ingesting, instead of the guess. */
+  encoding?: string | undefined;
+  /** Sheet → the header row a person chose when re-ingesting (counted from 1). */
+  headerRows?: Readonly<Record<string, number>> | undefined;
 }
 
 /** What a loader notes for a file's import report (import-report.ts). */
@@ -120,4 +124,17 @@ export interface AuthorSheet {
 export interface LoadedFiles {
   general: RowBatchLoader;
   authorSheets: AuthorSheet[];
+}
+
+/**
+ * The error for a header row chosen below a sheet's last row with content.
+ *
+ * @param sheet - the sheet
+ * @param row - the row chosen
+ * @returns an InvalidFileError saying what to do
+ */
+export function noRowToHead(sheet: string, row: number): InvalidFileError {
+  return new InvalidFileError(
+    `Sheet "${sheet}" has no row with content at or after row ${row}, which was chosen as its header row. Open the import report and choose another row.`,
+  );
 }

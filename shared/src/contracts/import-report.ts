@@ -3,6 +3,7 @@
  * judge the result: `GET /api/file/files/{id}/report` (404 until the file is PROCESSED, and for
  * files ingested before reports existed). Written by the ingest worker once the file is done.
  */
+import { z } from 'zod';
 
 /** How a CSV file's encoding was chosen (see the spreadsheet package's `guessEncoding`). */
 export interface ImportEncoding {
@@ -11,9 +12,9 @@ export interface ImportEncoding {
   /**
    * `bom`: a byte order mark; `utf-8`: the bytes are valid UTF-8; `utf-16`: UTF-16 without a BOM,
    * known by its zero bytes; `detector`: chardet's statistics (or, for a short East Asian sample,
-   * the characters a multi-byte reading gives).
+   * the characters a multi-byte reading gives); `chosen`: by a person, re-ingesting the file.
    */
-  method: 'bom' | 'utf-8' | 'utf-16' | 'detector';
+  method: 'bom' | 'utf-8' | 'utf-16' | 'detector' | 'chosen';
   /** How sure the choice is, 0–100 (100 for a BOM or valid UTF-8). */
   confidence: number;
   /** The detector's own name for it, when it differs (`ISO-8859-1`, read as `windows-1252`). */
@@ -128,3 +129,42 @@ export function importSummary(report: ImportReport): string {
   }
   return parts.join(', ');
 }
+
+/** The last sheet row a person may choose as a header row when re-ingesting a file. */
+export const HEADER_ROW_MAX = 100;
+
+/** Whether the platform's `TextDecoder` knows `label` (`utf-8`, `windows-1250`, `shift_jis`…). */
+function isEncodingLabel(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How to read a file again (`POST /file/files/{id}/reingest`, and the ingest job it queues): the
+ * encoding a person chose for a text file instead of the guess, and the header row of sheets whose
+ * guess was wrong (sheet name → row number, 1 to HEADER_ROW_MAX). Both optional.
+ */
+export const readChoicesSchema = z.object({
+  encoding: z
+    .string()
+    .trim()
+    .max(40)
+    .refine(isEncodingLabel, { message: 'Sift does not know that encoding.' })
+    .optional(),
+  headerRows: z
+    .record(
+      z.string().max(255),
+      z
+        .number()
+        .int()
+        .min(1, { message: 'A header row is a row number from 1.' })
+        .max(HEADER_ROW_MAX, { message: `Choose a header row among the first ${HEADER_ROW_MAX} rows.` }),
+    )
+    .refine((rows) => Object.keys(rows).length <= 1_000, { message: 'Too many sheets.' })
+    .optional(),
+});
+export type ReadChoices = z.infer<typeof readChoicesSchema>;

@@ -55,6 +55,7 @@ export const mutationKeys = {
   importFromLocation: ['importFromLocation'] as const,
   onboard: ['onboard'] as const,
   deleteFile: ['deleteFile'] as const,
+  reingest: ['reingest'] as const,
   export: ['export'] as const,
   deleteExport: ['deleteExport'] as const,
   updateAccount: ['updateAccount'] as const,

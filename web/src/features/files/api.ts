@@ -1,6 +1,6 @@
 /** Server state of the account's files: the list (polled while any is PROCESSING) and deletes. */
 import { type Query, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FileRecord, type ImportReport } from '@sift/shared/contracts';
+import { type FileRecord, type ImportReport, type ReadChoices } from '@sift/shared/contracts';
 import { apiRequest, isApiError } from '../../api/client';
 import { mutationKeys, queryKeys } from '../../api/queryKeys';
 
@@ -28,6 +28,29 @@ export function useImportReport(fileId: string | null) {
       apiRequest<ImportReport>(`/file/files/${encodeURIComponent(fileId!)}/report`, { signal }),
     enabled: fileId !== null,
     retry: false,
+  });
+}
+
+/**
+ * `POST /api/file/files/{id}/reingest`: reads a stored upload again with the encoding or header
+ * rows chosen from its import report. The file is PROCESSING again, so the list and searches change.
+ */
+export function useReingest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: mutationKeys.reingest,
+    mutationFn: ({ fileId, read }: { fileId: string; read: ReadChoices }) =>
+      apiRequest<FileRecord>(`/file/files/${encodeURIComponent(fileId)}/reingest`, {
+        method: 'POST',
+        body: read,
+      }),
+    onSuccess: async (_data, { fileId }) => {
+      queryClient.removeQueries({ queryKey: queryKeys.files.report(fileId) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.files.list() }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.search.all }),
+      ]);
+    },
   });
 }
 

@@ -1,5 +1,19 @@
-import { Alert, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  HEADER_ROW_MAX,
   IMPORT_FORMAT_LABELS,
   importSummary,
   type FileRecord,
@@ -7,7 +21,8 @@ import {
 } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { formatCount } from '../../../../lib/format';
-import { useImportReport } from '../../api';
+import { notify } from '../../../../ui/notify';
+import { useImportReport, useReingest } from '../../api';
 
 export interface ImportReportDialogProps {
   /** The file whose report is shown (null: closed). */
@@ -20,6 +35,7 @@ const METHODS: Record<string, string> = {
   bom: 'from its byte order mark',
   'utf-8': 'valid UTF-8',
   'utf-16': 'UTF-16 without a byte order mark',
+  chosen: 'chosen by you',
   detector: 'detected',
 };
 const MATCHES: Record<string, string> = { name: 'By name', position: 'By position', unmatched: 'No author' };
@@ -48,7 +64,10 @@ export function ImportReportDialog({ file, onClose }: ImportReportDialogProps) {
           {errorMessage(report.error, 'The import report could not be loaded. Please try again.')}
         </Alert>
       ) : (
-        <ReportBody report={report.data} />
+        <>
+          <ReportBody report={report.data} />
+          <ReadAgain report={report.data} onDone={onClose} />
+        </>
       )}
     </Modal>
   );
@@ -172,4 +191,98 @@ function listed(items: string[], total: number | undefined, separator: string): 
   if (!items.length) return 'None';
   const more = (total ?? items.length) - items.length;
   return `${items.join(separator)}${more > 0 ? ` and ${formatCount(more)} more` : ''}`;
+}
+
+/** Encodings a person may choose for a text file, by their WHATWG names. */
+const ENCODINGS: { value: string; label: string }[] = [
+  { value: 'utf-8', label: 'UTF-8' },
+  { value: 'utf-16le', label: 'UTF-16 (little-endian)' },
+  { value: 'utf-16be', label: 'UTF-16 (big-endian)' },
+  { value: 'windows-1252', label: 'Windows-1252 (Western European)' },
+  { value: 'windows-1250', label: 'Windows-1250 (Central European)' },
+  { value: 'iso-8859-2', label: 'ISO-8859-2 (Central European)' },
+  { value: 'windows-1251', label: 'Windows-1251 (Cyrillic)' },
+  { value: 'windows-1253', label: 'Windows-1253 (Greek)' },
+  { value: 'windows-1254', label: 'Windows-1254 (Turkish)' },
+  { value: 'shift_jis', label: 'Shift_JIS (Japanese)' },
+  { value: 'euc-jp', label: 'EUC-JP (Japanese)' },
+  { value: 'gb18030', label: 'GB18030 (Chinese, simplified)' },
+  { value: 'big5', label: 'Big5 (Chinese, traditional)' },
+  { value: 'euc-kr', label: 'EUC-KR (Korean)' },
+];
+
+/**
+ * "Read it again": the file ingested anew with another header row for a sheet (when a title row was
+ * taken for the header, or the header was missed) and, for a text file, another encoding (when names
+ * look garbled). The file is PROCESSING until its rows are back.
+ */
+function ReadAgain({ report, onDone }: { report: ImportReport; onDone: () => void }) {
+  const reingest = useReingest();
+  const text = report.format !== 'xlsx' && report.format !== 'xls';
+  const [encoding, setEncoding] = useState<string | null>(null);
+  const [rows, setRows] = useState<Record<string, number>>(() =>
+    Object.fromEntries(report.sheets.map((s) => [s.name, s.headerRow])),
+  );
+  const headerRows = Object.fromEntries(
+    report.sheets.flatMap((s) => (rows[s.name] !== s.headerRow ? [[s.name, rows[s.name]!]] : [])),
+  );
+  const changed = encoding !== null || Object.keys(headerRows).length > 0;
+  const submit = () => {
+    reingest.mutate(
+      {
+        fileId: report.fileId,
+        read: {
+          ...(encoding ? { encoding } : {}),
+          ...(Object.keys(headerRows).length ? { headerRows } : {}),
+        },
+      },
+      {
+        onSuccess: () => {
+          notify.success(`Reading ${report.originalFilename} again`);
+          onDone();
+        },
+        onError: (e) => notify.error(errorMessage(e, 'The file could not be read again. Please try again.')),
+      },
+    );
+  };
+  return (
+    <Stack gap="xs" mt="lg" component="section" aria-labelledby="read-again-title">
+      <Title order={4} id="read-again-title">
+        Read it again
+      </Title>
+      <Text size="sm" c="dimmed">
+        If a title row was taken for the header, or names look garbled, choose the header row or the encoding
+        and Sift ingests the file again.
+      </Text>
+      <Group align="flex-end" wrap="wrap">
+        {report.sheets.slice(0, 20).map((s) => (
+          <NumberInput
+            key={s.name}
+            label={report.sheets.length === 1 ? 'Header row' : `Header row of "${s.name}"`}
+            min={1}
+            max={HEADER_ROW_MAX}
+            clampBehavior="strict"
+            allowDecimal={false}
+            w={report.sheets.length === 1 ? 140 : 220}
+            value={rows[s.name]}
+            onChange={(v) => setRows((r) => ({ ...r, [s.name]: typeof v === 'number' ? v : s.headerRow }))}
+          />
+        ))}
+        {text && (
+          <Select
+            label="Encoding"
+            placeholder={report.encoding ? `As detected (${report.encoding.name})` : 'As detected'}
+            data={ENCODINGS}
+            value={encoding}
+            onChange={setEncoding}
+            clearable
+            w={280}
+          />
+        )}
+        <Button onClick={submit} disabled={!changed} loading={reingest.isPending}>
+          Read again
+        </Button>
+      </Group>
+    </Stack>
+  );
 }
