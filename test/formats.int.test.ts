@@ -551,6 +551,45 @@ it('ingests RIS and PubMed (MEDLINE) files with their authors paired to the emai
   });
 });
 
+it('ingests a Scopus BibTeX export, keys with spaces included, with authors paired to their emails', async () => {
+  const entry = (i: number) =>
+    [
+      `@ARTICLE{Pierella Karlusich20${i},`,
+      `\tauthor = {Pierella Karlusich, Juan José${i} and Lombard, Fabien},`,
+      `\ttitle = {Coupling imaging and omics, part ${i}},`,
+      '\tyear = {2022},',
+      `\tdoi = {10.3389/fmars.2022.8788${String(i).padStart(2, '0')}},`,
+      `\tcorrespondence_address = {J.J. Pierella Karlusich; IBENS, Paris, France; email: pierella${i}@biologie.ens.fr},`,
+      '\tsource = {Scopus}',
+      '}',
+      '',
+    ].join('\n');
+  const bib = `Scopus\nEXPORT DATE: 27 November 2023\n\n${Array.from({ length: 10 }, (_, i) => entry(i)).join('\n')}`;
+  const [uploaded] = await user.upload([{ name: 'scopus.bib', bytes: Buffer.from(bib, 'utf8') }]);
+  const file = await user.waitForIngest(uploaded!.id);
+  expect(file).toMatchObject({
+    status: 'PROCESSED',
+    totalRows: 10,
+    columnNames: ['Type', 'Key', 'Authors', 'Title', 'Year', 'DOI', 'Correspondence Address', 'Source'],
+  });
+  const rows = await user.json<SearchResponse>('/file/search', { fileIds: [file.id], size: 20 });
+  expect(rows.data.map((r) => [r['Key'], r['Authors'], r['DOI']])).toEqual(
+    Array.from({ length: 10 }, (_, i) => [
+      `Pierella Karlusich20${i}`,
+      `Pierella Karlusich, Juan José${i}; Lombard, Fabien`,
+      `10.3389/fmars.2022.8788${String(i).padStart(2, '0')}`,
+    ]),
+  );
+  const found = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'pierella3@' },
+  });
+  expect(found.data.map((r) => [r['Authors'], r['Email Match']])).toEqual([
+    ['Pierella Karlusich, Juan José3', 'name'],
+  ]);
+  const report = await user.json<ImportReport>(`/file/files/${file.id}/report`);
+  expect([report.format, report.source]).toEqual(['bibtex', 'BibTeX']);
+});
+
 it('finds the header row below title rows: a Dimensions CSV and a statistical workbook', async () => {
   const dimensions =
     '"About the data: Exported on Nov 26, 2026. Criteria: \'bibliometrics\' in title and abstract."\n' +

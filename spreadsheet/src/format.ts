@@ -1,14 +1,15 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidFileError } from './errors.ts';
+import { looksLikeBibtex } from './bibtex.ts';
 import { utf16ByZeros } from './csv.ts';
 import { taggedDialectOf, type TaggedDialect } from './tagged-text.ts';
 
 /**
  * How a file is read: delimited text, an xlsx or legacy xls workbook, or tagged records (Web of
- * Science plain text, RIS, PubMed MEDLINE).
+ * Science plain text, RIS, PubMed MEDLINE), or BibTeX.
  */
-export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls' | 'wos-text' | 'ris' | 'medline';
+export type SpreadsheetFormat = 'csv' | 'xlsx' | 'xls' | 'wos-text' | 'ris' | 'medline' | 'bibtex';
 
 /** The tagged-record formats and the dialect each is read as. */
 export const TAGGED_FORMATS: Readonly<Partial<Record<SpreadsheetFormat, TaggedDialect>>> = {
@@ -72,7 +73,8 @@ export async function detectFormat(filePath: string, originalName: string): Prom
     case '.tsv':
     case '.ciw':
     case '.ris':
-    case '.nbib': {
+    case '.nbib':
+    case '.bib': {
       const bom16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
       const byZeros = bom16 ? null : utf16ByZeros(head);
       const utf16 = bom16 || byZeros !== null;
@@ -87,6 +89,13 @@ export async function detectFormat(filePath: string, originalName: string): Prom
       ).decode(head);
       const dialect = taggedDialectOf(text);
       if (dialect) return FORMAT_OF_DIALECT[dialect];
+      if (ext === '.bib') {
+        if (looksLikeBibtex(text)) return 'bibtex';
+        throw new InvalidFileError(
+          `"${originalName}" is not a BibTeX file: it has no entry such as "@article{". Export the records again as BibTeX.`,
+          'unsupported',
+        );
+      }
       if (ext === '.ris' || ext === '.nbib') {
         throw new InvalidFileError(
           ext === '.ris'

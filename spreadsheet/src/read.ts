@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readBibtex } from './bibtex.ts';
 import { readCsv } from './csv.ts';
 import { InvalidFileError } from './errors.ts';
 import { LimitError } from './limits.ts';
@@ -38,9 +39,11 @@ export async function* readSpreadsheet(
       ? readCsv(filePath, sheetName, progress, encoding)
       : dialect
         ? readTaggedText(filePath, sheetName, dialect, progress, encoding)
-        : format === 'xlsx'
-          ? readXlsx(filePath, progress)
-          : readXls(filePath, progress);
+        : format === 'bibtex'
+          ? readBibtex(filePath, sheetName, progress, encoding)
+          : format === 'xlsx'
+            ? readXlsx(filePath, progress)
+            : readXls(filePath, progress);
   try {
     yield* source;
   } catch (e) {
@@ -53,7 +56,9 @@ export async function* readSpreadsheet(
         ? 'a CSV file'
         : dialect
           ? TAGGED_DIALECT_NAMES[dialect]
-          : `an Excel workbook (.${format})`;
+          : format === 'bibtex'
+            ? 'a BibTeX file'
+            : `an Excel workbook (.${format})`;
     throw new InvalidFileError(
       `"${originalName}" could not be read as ${what}: ${detail}. Check that it opens in Excel, save it again and re-upload it.`,
     );

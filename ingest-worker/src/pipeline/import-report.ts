@@ -130,6 +130,7 @@ export function sourceOf(format: SpreadsheetFormat, delimiter: string | null, he
   if (format === 'wos-text') return 'Web of Science plain text';
   if (format === 'ris') return 'RIS';
   if (format === 'medline') return 'PubMed (MEDLINE)';
+  if (format === 'bibtex') return 'BibTeX';
   const form = format === 'csv' ? (delimiter === '\t' ? 'tab-delimited' : 'CSV') : 'Excel';
   const present = new Set(headers);
   const known = SOURCES.find((s) => s.has(present));

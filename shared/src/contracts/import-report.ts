@@ -64,7 +64,7 @@ export interface AuthorPairingReport {
 }
 
 /** The formats Sift reads, as the import report and the ingest job name them. */
-export const IMPORT_FORMATS = ['csv', 'xlsx', 'xls', 'wos-text', 'ris', 'medline'] as const;
+export const IMPORT_FORMATS = ['csv', 'xlsx', 'xls', 'wos-text', 'ris', 'medline', 'bibtex'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** What the import report calls each format: the source's name for it. */
@@ -75,6 +75,7 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   'wos-text': 'Web of Science plain text',
   ris: 'RIS',
   medline: 'PubMed (MEDLINE)',
+  bibtex: 'BibTeX',
 };
 
 export interface ImportReport {

@@ -6,7 +6,7 @@ import type { FileRecord } from './files.ts';
  * The file name endings Sift ingests (spec section 5), in lower case: Excel workbooks, and text:
  * `.csv`, `.txt` and `.tsv` (delimited, as Web of Science's tab-delimited `savedrecs.txt`), and
  * tagged records: Web of Science's plain text (`.txt`, `.ciw`), RIS (`.ris`), PubMed MEDLINE
- * (`.nbib`, `.txt`).
+ * (`.nbib`, `.txt`); and BibTeX (`.bib`).
  */
 export const ACCEPTED_EXTENSIONS = [
   '.xlsx',
@@ -17,6 +17,7 @@ export const ACCEPTED_EXTENSIONS = [
   '.ciw',
   '.ris',
   '.nbib',
+  '.bib',
 ] as const;
 
 /**

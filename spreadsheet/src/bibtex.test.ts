@@ -1,0 +1,108 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headerNames } from './headers.ts';
+import { readSpreadsheet } from './read.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'sift-bibtex-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function read(name: string, text: string): Promise<Record<string, string>[]> {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  let headers: string[] = [];
+  const rows: Record<string, string>[] = [];
+  for await (const row of readSpreadsheet(file, name)) {
+    if (row.rowNumber === 1) headers = headerNames(row.cells);
+    else rows.push(Object.fromEntries(headers.map((h, i) => [h, row.cells[i] ?? ''])));
+  }
+  return rows;
+}
+
+describe('BibTeX', () => {
+  it('reads a Scopus export verbatim, keys with spaces and commas included', async () => {
+    const bib = [
+      '\uFEFFScopus',
+      'EXPORT DATE: 27 November 2023',
+      '',
+      '@ARTICLE{Pierella Karlusich2022,',
+      '\tauthor = {Pierella Karlusich, Juan José and Lombard, Fabien},',
+      '\ttitle = {Coupling Imaging and Omics in Plankton Surveys},',
+      '\tyear = {2022},',
+      '\tabstract = {Costs fell from $5 to $2 a sample;',
+      '\t\tsee {Table 1}. © 2022 The Authors},',
+      '\tcorrespondence_address = {J.J. Pierella Karlusich; IBENS, Paris, France; email: pierella@biologie.ens.fr},',
+      '\tnote = {Cited by: 3}',
+      '}',
+      '',
+      '@ARTICLE{Ribeiro, Jr2022,',
+      '\tauthor = {Ribeiro, Jr, José W. and {Barnes and Noble}},',
+      '\ttitle = {Passive Acoustic Monitoring},',
+      '\tyear = 2022,',
+      '\tpages = {1 – 14}',
+      '}',
+    ].join('\n');
+    expect(await read('scopus.bib', bib)).toEqual([
+      {
+        Type: 'ARTICLE',
+        Key: 'Pierella Karlusich2022',
+        Authors: 'Pierella Karlusich, Juan José; Lombard, Fabien',
+        Title: 'Coupling Imaging and Omics in Plankton Surveys',
+        Year: '2022',
+        Abstract: 'Costs fell from $5 to $2 a sample; see {Table 1}. © 2022 The Authors',
+        'Correspondence Address':
+          'J.J. Pierella Karlusich; IBENS, Paris, France; email: pierella@biologie.ens.fr',
+        Note: 'Cited by: 3',
+        Pages: '',
+      },
+      {
+        Type: 'ARTICLE',
+        Key: 'Ribeiro, Jr2022',
+        Authors: 'Ribeiro, Jr, José W.; {Barnes and Noble}',
+        Title: 'Passive Acoustic Monitoring',
+        Year: '2022',
+        Abstract: '',
+        'Correspondence Address': '',
+        Note: '',
+        Pages: '1 – 14',
+      },
+    ]);
+  });
+
+  it('puts in @string macros and month names, joins # parts and reads quoted values', async () => {
+    const bib = [
+      '@comment{ignored @article{inside, title={no}} }',
+      '@string{ jsa = "Journal of Sift Analysis" }',
+      '@Article{k1, journal = jsa # " (Online)", month = nov, title = "A {"}quoted{"} title"}',
+    ].join('\n');
+    expect(await read('refs.bib', bib)).toEqual([
+      {
+        Type: 'Article',
+        Key: 'k1',
+        Journal: 'Journal of Sift Analysis (Online)',
+        Month: 'November',
+        Title: 'A {"}quoted{"} title',
+      },
+    ]);
+  });
+
+  it('keeps an entry it cannot read, as written, and reads on', async () => {
+    const bib = ['@article{bad, title = {never closed', '@article{good, title = {Fine}}', ''].join('\n');
+    expect(await read('broken.bib', bib)).toEqual([
+      { Type: 'article', Key: '', Title: '', 'Unreadable Entry': '@article{bad, title = {never closed' },
+      { Type: 'article', Key: 'good', Title: 'Fine', 'Unreadable Entry': '' },
+    ]);
+  });
+
+  it('refuses a .bib file without an entry, saying what to do', async () => {
+    await expect(read('not.bib', 'Authors,Title\nA,B\n')).rejects.toThrow(
+      /is not a BibTeX file.*Export the records again as BibTeX/,
+    );
+  });
+});
