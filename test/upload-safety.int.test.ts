@@ -196,3 +196,31 @@ describe('accepted uploads', () => {
     expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);
   });
 });
+
+describe('invalid UTF-8 past the first 64 KB', () => {
+  it('is stored as U+FFFD, so deleting and loading files (a mutation of the shared part) still work', async () => {
+    // Valid UTF-8 for the first 64 KB (read as UTF-8, loaded by the engine as bytes), then a name
+    // saved in Latin-1: before, those bytes were stored as they were and every later mutation of
+    // their part failed on the text skip index, for every account.
+    const head = `Name,City\n${'Ada,Köln\n'.repeat(8_000)}`;
+    const bytes = Buffer.concat([
+      Buffer.from(head, 'utf8'),
+      Buffer.from('M'),
+      Buffer.from([0xfc]),
+      Buffer.from('ller,Bonn\n'),
+    ]);
+    const [poison, other] = await user.upload([
+      { name: 'late-latin1.csv', bytes },
+      { name: 'other.csv', bytes: new TextEncoder().encode('Name,City\nGrace,Arlington\n') },
+    ]);
+    for (const f of [poison!, other!]) expect((await user.waitForIngest(f.id)).status).toBe('PROCESSED');
+    const rows = await user.json<{ data: Record<string, string>[] }>('/file/search', {
+      fileIds: [poison!.id],
+      searchCriteria: { City: 'Bonn' },
+    });
+    expect(rows.data.map((r) => r['Name'])).toEqual(['M\uFFFDller']);
+    // Deleting is a mutation of the part both files' rows are in.
+    expect((await user.fetch(`/file/files/${other!.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await user.fetch(`/file/files/${poison!.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+});

@@ -144,7 +144,14 @@ export class RowLoading {
     const probe = params.detectRagged ? [`f${fields.length}`] : [];
     const structure = [...fields, ...probe].map((f) => `${f} String`).join(', ');
     const blank = fields.map((f) => `trimBoth(${f}) = ''`).join(' AND ');
-    const marker = probe.length ? `, if(${probe[0]} = '', map(), map({marker:String}, ${probe[0]}))` : '';
+    const marker = probe.length
+      ? `, if(${probe[0]} = '', map(), map({marker:String}, toValidUTF8(${probe[0]})))`
+      : '';
+    // The body's bytes go in as they are, and a file that is UTF-8 in its first 64 KB may not be
+    // further on: an invalid sequence becomes U+FFFD here. Stored as it was, it made every later
+    // mutation of its part fail on the text skip index (removeDiacriticsUTF8 refuses it), which
+    // stopped deletes and loads for every account sharing the part.
+    const valid = fields.map((f) => `toValidUTF8(${f})`);
     const skip = params.skipLines ?? 0;
     // Tab-delimited: CustomSeparated with CSV quoting, which has no setting to skip lines, so the
     // lines before the body are read as records and left out by number.
@@ -175,7 +182,7 @@ export class RowLoading {
       ? `file({path:String}, '${reader.format}', {structure:String})`
       : 'input({structure:String})';
     const query = `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
-              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${reader.skipped}), ${fields.join(', ')}${marker}
+              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${reader.skipped}), ${valid.join(', ')}${marker}
               FROM (SELECT rowNumberInAllBlocks() AS n, * FROM ${source})
               WHERE ${reader.skipWhere} NOT (${blank})`;
     const query_params = {
