@@ -343,6 +343,7 @@ it('ingests a Web of Science plain-text export (tagged records) with its authors
       '   wraps onto a second line',
       'SO SCIENTOMETRICS',
       `EM lars${i}.soerensen@ku.dk`,
+      `OI Sørensen, Lars${i}/0000-0002-1825-00${String(i).padStart(2, '0')}`,
       `PY ${2000 + i}`,
       `UT WOS:${String(i).padStart(15, '0')}`,
       'ER',
@@ -361,6 +362,7 @@ it('ingests a Web of Science plain-text export (tagged records) with its authors
       'Article Title',
       'Source Title',
       'Email Addresses',
+      'ORCIDs',
       'Publication Year',
       'UT (Unique WOS ID)',
     ],
@@ -375,9 +377,14 @@ it('ingests a Web of Science plain-text export (tagged records) with its authors
   const authors = await user.json<SearchResponse>('/file/preprocessed/search', {
     searchCriteria: { 'Email Addresses': 'lars24.soerensen@ku.dk' },
   });
-  expect(authors.data.map((r) => [r['Authors'], r['Author Full Names'], r['Email Match']])).toEqual([
-    ['Sørensen, L24', 'Sørensen, Lars24', 'name'],
-  ]);
+  expect(
+    authors.data.map((r) => [r['Authors'], r['Author Full Names'], r['Email Match'], r['ORCIDs']]),
+  ).toEqual([['Sørensen, L24', 'Sørensen, Lars24', 'name', '0000-0002-1825-0024']]);
+  // The ORCID goes with its author only.
+  const nowak = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { Authors: 'Nowak, B24' },
+  });
+  expect(nowak.data.map((r) => [r['Authors'], r['ORCIDs']])).toEqual([['Nowak, B24', '']]);
   const report = await user.json<ImportReport>(`/file/files/${uploaded!.id}/report`);
   expect(report.format).toBe('wos-text');
 });
@@ -588,6 +595,18 @@ it('ingests a Scopus BibTeX export, keys with spaces included, with authors pair
   ]);
   const report = await user.json<ImportReport>(`/file/files/${file.id}/report`);
   expect([report.format, report.source]).toEqual(['bibtex', 'BibTeX']);
+});
+
+it('derives authors from a list whose columns are named as people name them (Author, E-mail)', async () => {
+  const csv = 'Author,E-mail,Title\n"Kim, Jin; Okafor, Ngozi","nokafor@uni.ng",Reviewers\n';
+  const [uploaded] = await user.upload([{ name: 'reviewers.csv', bytes: Buffer.from(csv, 'utf8') }]);
+  await user.waitForIngest(uploaded!.id);
+  const found = await user.json<SearchResponse>('/file/preprocessed/search', {
+    searchCriteria: { 'Email Addresses': 'nokafor@uni.ng' },
+  });
+  expect(found.data.map((r) => [r['Author'], r['E-mail'], r['Email Match']])).toEqual([
+    ['Okafor, Ngozi', 'nokafor@uni.ng', 'name'],
+  ]);
 });
 
 it('finds the header row below title rows: a Dimensions CSV and a statistical workbook', async () => {

@@ -46,6 +46,7 @@ it('applies each migration once when two processes migrate at the same moment', 
       '002_documents.sql',
       '003_rows_file_id_low_cardinality.sql',
       '004_author_pairs.sql',
+      '005_author_pair_identifiers.sql',
     ]);
     expect(applied.every((m) => Number(m.times) === 1)).toBe(true);
     expect(await b.ping()).toBe(true);

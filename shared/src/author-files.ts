@@ -11,6 +11,9 @@ export const EMAILS_HEADER = 'Email Addresses';
 export const FULL_NAMES_HEADER = 'Author Full Names';
 /** Full names columns as sources name them: Web of Science's, then Scopus's. */
 export const FULL_NAMES_HEADERS: readonly string[] = [FULL_NAMES_HEADER, 'Author full names'];
+/** Web of Science's identifier columns (`OI`, `RI`), each entry `Name/identifier`: paired per author. */
+export const ORCIDS_HEADER = 'ORCIDs';
+export const RESEARCHER_IDS_HEADER = 'Researcher Ids';
 /** Scopus's column holding the corresponding authors' names, addresses and emails. */
 export const CORRESPONDENCE_HEADER = 'Correspondence Address';
 /** Column added to AUTHOR files saying how each pair was made, so a user can judge it. */

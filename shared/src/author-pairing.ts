@@ -320,3 +320,34 @@ export function pairCorrespondents(
   const given = new Set(byAuthor.map((e) => e.toLowerCase()));
   return { byAuthor, method, unpaired: rest.filter((e) => !given.has(e.toLowerCase())) };
 }
+
+/**
+ * The identifiers of a record's authors from a Web of Science `ORCIDs` or `Researcher Ids` cell
+ * (`Staples, Timothy/0000-0001-9398-3946; Kim, Jin/0000-0002-1825-0097`): each entry's name picks
+ * the author of that surname and first initial (as correspondents do); an entry whose name fits no
+ * author, or two, is left out rather than guessed.
+ *
+ * @param authors - the record's authors, short form
+ * @param fullNames - their full names, same order (may be shorter)
+ * @param cell - the identifiers cell
+ * @returns for each author, their identifiers (`; `-joined), or ''
+ */
+export function pairIdentifiers(authors: string[], fullNames: string[], cell: string): string[] {
+  const byAuthor = authors.map(() => '');
+  if (!cell.trim()) return byAuthor;
+  const aligned = fullNames.length === authors.length;
+  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
+  for (const part of cell.split(';')) {
+    const slash = part.lastIndexOf('/');
+    if (slash < 0) continue;
+    const name = part.slice(0, slash).trim();
+    const id = part.slice(slash + 1).trim();
+    if (!name || !id) continue;
+    const p = knownPerson(name, undefined);
+    const fits = persons.flatMap((q, a) => (sameName(p, q) ? [a] : []));
+    if (fits.length !== 1) continue;
+    const a = fits[0]!;
+    byAuthor[a] = byAuthor[a] ? `${byAuthor[a]}; ${id}` : id;
+  }
+  return byAuthor;
+}

@@ -229,6 +229,7 @@ export function scaleOutSuite(
       '002_documents.sql',
       '003_rows_file_id_low_cardinality.sql',
       '004_author_pairs.sql',
+      '005_author_pair_identifiers.sql',
     ]);
     expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
   });

@@ -105,6 +105,18 @@ export async function deriveAuthorFile(
         ...(cols.fullNames
           ? [{ header: cols.fullNames, column: columnOf(cols.fullNames), value: 'full_name' as const }]
           : []),
+        ...(cols.orcids
+          ? [{ header: cols.orcids, column: columnOf(cols.orcids), value: 'orcid' as const }]
+          : []),
+        ...(cols.researcherIds
+          ? [
+              {
+                header: cols.researcherIds,
+                column: columnOf(cols.researcherIds),
+                value: 'researcher_id' as const,
+              },
+            ]
+          : []),
         { header: match, column: columnOf(match), value: 'email_match' },
       ];
       /** Closes the current run and starts its join once the previous one has ended. */
@@ -131,12 +143,18 @@ export async function deriveAuthorFile(
       const cells = storage.rows.authors.sourceCells(
         general,
         sheet,
-        [cols.authors, ...(cols.fullNames ? [cols.fullNames] : []), ...cols.emails],
+        [
+          cols.authors,
+          cols.orcids ?? '',
+          cols.researcherIds ?? '',
+          ...(cols.fullNames ? [cols.fullNames] : []),
+          ...cols.emails,
+        ],
         path.join(d.tmpDir, `author-cells-${general.id}.json`),
       );
       for await (const batch of cells) {
         let chunk = '';
-        for (const [rowNumber, authors = '', ...rest] of batch) {
+        for (const [rowNumber, authors = '', orcids = '', researcherIds = '', ...rest] of batch) {
           const fullNames = cols.fullNames ? (rest[0] ?? '') : '';
           const emails = cols.fullNames ? rest.slice(1) : rest;
           // This is the API's thread too (all in one process): let its requests in between.
@@ -148,8 +166,20 @@ export async function deriveAuthorFile(
           run.last = rowNumber;
           run.rows++;
           let withEmail = false;
-          for (const e of authorEntries(authors, fullNames, emails, cols.emailsAs)) {
-            chunk += csvRecord([String(rowNumber), String(next++), e.author, e.fullName, e.email, e.match]);
+          for (const e of authorEntries(authors, fullNames, emails, cols.emailsAs, {
+            orcids,
+            researcherIds,
+          })) {
+            chunk += csvRecord([
+              String(rowNumber),
+              String(next++),
+              e.author,
+              e.fullName,
+              e.email,
+              e.match,
+              e.orcid,
+              e.researcherId,
+            ]);
             withEmail ||= e.email !== '';
           }
           if (withEmail) shape.recordsWithEmails++;

@@ -194,3 +194,36 @@ describe('splitAuthorRow on Scopus records', () => {
     expect(hasAuthorColumns(['Author full names', 'Correspondence Address'])).toBe(false);
   });
 });
+
+describe('author and email columns as people name them', () => {
+  it('takes Author / Author(s) and Email / E-mail columns, and adds Email Addresses', () => {
+    expect(hasAuthorColumns(['Author', 'E-mail', 'Title'])).toBe(true);
+    expect(hasAuthorColumns(['author(s)', 'Email Address'])).toBe(true);
+    expect(hasAuthorColumns(['Name', 'Email'])).toBe(false);
+    const headers = ['Author', 'E-mail', 'Title'];
+    expect(authorHeaders(headers)).toEqual([...headers, 'Email Addresses', 'Email Match']);
+    expect(splitAuthorRow(headers, ['Kim, J; Okafor, N', 'nokafor@uni.ng', 'T'])).toEqual([
+      ['Kim, J', 'nokafor@uni.ng', 'T', '', ''],
+      ['Okafor, N', 'nokafor@uni.ng', 'T', 'nokafor@uni.ng', 'name'],
+    ]);
+  });
+});
+
+describe('ORCIDs and Researcher Ids with their author', () => {
+  it('gives each author the identifiers listed under their name, and none to a name that fits two', () => {
+    const headers = ['Authors', 'Author Full Names', 'Email Addresses', 'ORCIDs', 'Researcher Ids'];
+    const rows = splitAuthorRow(headers, [
+      'Staples, TL; Kim, J; Kim, JH; Nowak, B',
+      'Staples, Timothy L.; Kim, Jin; Kim, Ji Hoon; Nowak, Barbara',
+      't.staples@uq.edu.au',
+      'Staples, Timothy/0000-0001-9398-3946; Nowak, Barbara/0000-0002-1825-0097; Kim, J/0000-0003-0000-0001',
+      'Staples, Timothy/H-1234-2019',
+    ]);
+    expect(rows.map((r) => [r[0], r[2], r[3], r[4]])).toEqual([
+      ['Staples, TL', 't.staples@uq.edu.au', '0000-0001-9398-3946', 'H-1234-2019'],
+      ['Kim, J', '', '', ''],
+      ['Kim, JH', '', '', ''],
+      ['Nowak, B', '', '0000-0002-1825-0097', ''],
+    ]);
+  });
+});

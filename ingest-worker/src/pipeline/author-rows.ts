@@ -10,8 +10,16 @@ import {
   EMAIL_MATCH_HEADER,
   EMAILS_HEADER,
   FULL_NAMES_HEADERS,
+  ORCIDS_HEADER,
+  RESEARCHER_IDS_HEADER,
 } from '@sift/shared/author-files';
-import { correspondents, pairCorrespondents, pairEmails, type EmailMatch } from '@sift/shared/author-pairing';
+import {
+  correspondents,
+  pairCorrespondents,
+  pairEmails,
+  pairIdentifiers,
+  type EmailMatch,
+} from '@sift/shared/author-pairing';
 
 export { pairEmails, type EmailMatch };
 
@@ -28,6 +36,9 @@ export interface AuthorColumns {
   emails: string[];
   /** How those columns hold them: a list, or text (correspondence addresses, affiliations). */
   emailsAs: 'list' | 'text';
+  /** Web of Science's `ORCIDs` and `Researcher Ids` columns, when the sheet has them. */
+  orcids: string | null;
+  researcherIds: string | null;
 }
 
 /**
@@ -43,20 +54,55 @@ const EMAIL_TEXT_HEADERS: readonly string[] = [
 ];
 
 /**
- * The author columns of a header row, or null when the sheet is not a source of author rows (it
- * needs an `Authors` column and either `Email Addresses` or a column of EMAIL_TEXT_HEADERS).
+ * The author columns of a header row, or null when the sheet is not a source of author rows: it
+ * needs an authors column (`Authors`, or as people name it: AUTHOR_HEADERS) and an emails column
+ * (`Email Addresses`, or EMAIL_HEADERS), or else one of EMAIL_TEXT_HEADERS.
  *
  * @param headers - the sheet's final headers
  * @returns where the authors, full names and emails are, or null
  */
 export function authorColumns(headers: string[]): AuthorColumns | null {
-  if (!headers.includes(AUTHORS_HEADER)) return null;
+  const authors = headers.includes(AUTHORS_HEADER) ? AUTHORS_HEADER : namedAs(headers, AUTHOR_HEADERS);
+  if (!authors) return null;
   const fullNames = FULL_NAMES_HEADERS.find((h) => headers.includes(h)) ?? null;
-  if (headers.includes(EMAILS_HEADER)) {
-    return { authors: AUTHORS_HEADER, fullNames, emails: [EMAILS_HEADER], emailsAs: 'list' };
-  }
+  const ids = {
+    orcids: headers.includes(ORCIDS_HEADER) ? ORCIDS_HEADER : null,
+    researcherIds: headers.includes(RESEARCHER_IDS_HEADER) ? RESEARCHER_IDS_HEADER : null,
+  };
+  const list = headers.includes(EMAILS_HEADER) ? EMAILS_HEADER : namedAs(headers, EMAIL_HEADERS);
+  if (list) return { authors, fullNames, emails: [list], emailsAs: 'list', ...ids };
   const text = EMAIL_TEXT_HEADERS.filter((h) => headers.includes(h));
-  return text.length ? { authors: AUTHORS_HEADER, fullNames, emails: text, emailsAs: 'text' } : null;
+  return text.length ? { authors, fullNames, emails: text, emailsAs: 'text', ...ids } : null;
+}
+
+/** Author columns as people name them in their own lists, in lower case (`Author`, `Author(s)`…). */
+const AUTHOR_HEADERS: readonly string[] = [
+  'authors',
+  'author',
+  'author(s)',
+  'author/s',
+  'author names',
+  'author name',
+];
+/** Email columns as people name them, in lower case (`Email`, `E-mail`, `Email Address`…). */
+const EMAIL_HEADERS: readonly string[] = [
+  'email addresses',
+  'email address',
+  'e-mail address',
+  'email',
+  'e-mail',
+  'emails',
+  'e-mails',
+  'author emails',
+];
+
+/** The first header that is one of `names` in any case (the first of `names` that is one wins). */
+function namedAs(headers: string[], names: readonly string[]): string | null {
+  for (const name of names) {
+    const h = headers.find((x) => x.trim().toLowerCase() === name);
+    if (h !== undefined) return h;
+  }
+  return null;
 }
 
 /** True when a sheet's header row makes it a source of author rows (see authorColumns). */
@@ -94,12 +140,23 @@ export function authorHeaders(headers: string[]): string[] {
   return [...out, match];
 }
 
-/** One author row of a source record: who, their full name, the email paired with them and how. */
+/**
+ * One author row of a source record: who, their full name, the email paired with them and how,
+ * and their ORCID and ResearcherID when the record lists them by name.
+ */
 export interface AuthorEntry {
   author: string;
   fullName: string;
   email: string;
   match: EmailMatch;
+  orcid: string;
+  researcherId: string;
+}
+
+/** A record's identifier cells (`ORCIDs`, `Researcher Ids`), '' when it has none. */
+export interface IdentifierCells {
+  orcids: string;
+  researcherIds: string;
 }
 
 /**
@@ -113,6 +170,7 @@ export function authorEntries(
   fullNamesCell: string,
   emailCells: string[],
   emailsAs: AuthorColumns['emailsAs'] = 'list',
+  ids: IdentifierCells = { orcids: '', researcherIds: '' },
 ): AuthorEntry[] {
   const text = emailsAs === 'text';
   const authors = splitAuthors(authorsCell, text);
@@ -121,19 +179,25 @@ export function authorEntries(
     ? pairCorrespondents(authors, fullNames, emailCells.flatMap(correspondents))
     : pairEmails(authors, fullNames, emailCells.flatMap(splitList));
   const aligned = fullNames.length === authors.length;
+  const orcids = pairIdentifiers(authors, fullNames, ids.orcids);
+  const researcherIds = pairIdentifiers(authors, fullNames, ids.researcherIds);
   const out: AuthorEntry[] = authors.map((author, i) => ({
     author,
     fullName: aligned ? fullNames[i]! : '',
     email: byAuthor[i]!,
     match: method[i]!,
+    orcid: orcids[i]!,
+    researcherId: researcherIds[i]!,
   }));
-  for (const email of unpaired) out.push({ author: '', fullName: '', email, match: 'unmatched' });
+  for (const email of unpaired)
+    out.push({ author: '', fullName: '', email, match: 'unmatched', orcid: '', researcherId: '' });
   return out;
 }
 
 /**
  * Splits one source row into author rows over `authorHeaders(headers)`: each is the source row with
- * its author cells replaced by one {@link authorEntries} entry (the email in `Email Addresses`,
+ * its author cells (authors, full names, emails, ORCIDs, Researcher Ids) replaced by one
+ * {@link authorEntries} entry (the email in `Email Addresses`,
  * added when the source has none) and the Email Match column added. A row with neither authors nor
  * emails gives nothing; a sheet without author columns, nothing.
  */
@@ -141,19 +205,30 @@ export function splitAuthorRow(headers: string[], cells: string[]): string[][] {
   const cols = authorColumns(headers);
   if (!cols) return [];
   const cell = (h: string | null) => (h === null ? '' : (cells[headers.indexOf(h)] ?? ''));
-  const ia = headers.indexOf(cols.authors);
-  const ifn = cols.fullNames === null ? -1 : headers.indexOf(cols.fullNames);
+  const at = (h: string | null) => (h === null ? -1 : headers.indexOf(h));
   const out = authorHeaders(headers);
   const ie = out.indexOf(EMAILS_HEADER);
   const base = out.slice(0, -1).map((_, i) => (i < headers.length ? (cells[i] ?? '') : ''));
-  return authorEntries(cell(cols.authors), cell(cols.fullNames), cols.emails.map(cell), cols.emailsAs).map(
-    (e) => {
-      const row = base.slice();
-      row[ia] = e.author;
-      row[ie] = e.email;
-      if (ifn >= 0) row[ifn] = e.fullName;
-      row.push(e.match);
-      return row;
-    },
+  const ids = { orcids: cell(cols.orcids), researcherIds: cell(cols.researcherIds) };
+  const entries = authorEntries(
+    cell(cols.authors),
+    cell(cols.fullNames),
+    cols.emails.map(cell),
+    cols.emailsAs,
+    ids,
   );
+  return entries.map((e) => {
+    const row = base.slice();
+    row[at(cols.authors)] = e.author;
+    row[ie] = e.email;
+    for (const [h, v] of [
+      [cols.fullNames, e.fullName],
+      [cols.orcids, e.orcid],
+      [cols.researcherIds, e.researcherId],
+    ] as const) {
+      if (at(h) >= 0) row[at(h)] = v;
+    }
+    row.push(e.match);
+    return row;
+  });
 }
