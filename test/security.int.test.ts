@@ -221,5 +221,11 @@ describe('HTTP hardening', () => {
     );
     expect(cutShort.status).toBe(400);
     expect(((await cutShort.json()) as { error: string }).error).toMatch(/^The upload could not be read \(/);
+    // Another multipart type: busboy reads form-data only (it answered 500).
+    for (const contentType of ['multipart/mixed; boundary=XyZ', 'multipart/related; boundary=XyZ']) {
+      const res = await upload(contentType, '--XyZ\r\nContent-Type: text/csv\r\n\r\nName\nAda\n--XyZ--\r\n');
+      const { code } = (await res.json()) as { code: string };
+      expect([contentType, res.status, code]).toEqual([contentType, 400, 'MALFORMED_UPLOAD']);
+    }
   });
 });

@@ -107,7 +107,9 @@ function bearerChallenge(body: ErrorBody): string {
 function malformedMultipart(err: unknown): boolean {
   return (
     err instanceof Error &&
-    /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed part header)/.test(err.message)
+    /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed part header|Unsupported content type|Malformed content type|Missing Content-Type)/.test(
+      err.message,
+    )
   );
 }
 
