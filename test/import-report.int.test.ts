@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import { authorFileId } from '@sift/shared/author-files';
 import {
+  importSummary,
   REPORT_LIST_MAX,
   type FileRecord,
   type ImportReport,
@@ -204,6 +205,31 @@ it('reads a file again with the header row and encoding chosen from its report',
     { timeoutMs: 30_000, intervalMs: 100, what: 'the failed re-ingest' },
   );
   expect(failed.errorMessage).toMatch(/no row with content at or after row 50.*choose another row/);
+});
+
+it('counts records exported twice: by DOI across files and sources, and by database id within a file', async () => {
+  // A Web of Science export, then a Scopus export of an overlapping search (DOIs written differently).
+  const wos = ['Article Title\tDOI\tUT (Unique WOS ID)']
+    .concat(Array.from({ length: 6 }, (_, i) => `Paper ${i}\t10.1000/Sift.${i}\tWOS:00000000000000${i}`))
+    .join('\n');
+  const scopus = ['Title,DOI,EID']
+    .concat(
+      Array.from(
+        { length: 4 },
+        (_, i) => `Paper ${i + 4},https://doi.org/10.1000/sift.${i + 4},2-s2.0-${i + 4}`,
+      ),
+      ['No DOI,,2-s2.0-99', 'No DOI again,,2-s2.0-99', 'Nothing to go by,,'],
+    )
+    .join('\n');
+  await ingested('copies-wos.txt', text(`${wos}\n`));
+  const second = await ingested('copies-scopus.csv', text(`${scopus}\n`));
+  const report = await reportOf(second.id);
+  // Papers 4 and 5 are in the WoS file; 2-s2.0-99 is listed twice.
+  expect(report.recordCopies).toEqual({ inFile: 1, inOtherFiles: 2 });
+  expect(importSummary(report)).toBe('CSV, 7 records, 2 already in your other files, 1 twice in this file');
+  expect(report.warnings).toContain(
+    '2 records are already in your other files (the same DOI or database id): searches show each copy.',
+  );
 });
 
 it('counts how an AUTHOR file paired emails, with examples, for the file and its AUTHOR file', async () => {

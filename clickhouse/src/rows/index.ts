@@ -9,7 +9,8 @@ export {
   type RowAuthors,
 } from './authors.ts';
 export type { ExportQuery } from './export.ts';
-export type { RowReport, SheetFill, ValueRows } from './report.ts';
+export type { RecordCopies, RowReport, SheetFill, ValueRows } from './report.ts';
+export { RECORD_ID_HEADERS, recordKeySql } from './record-key.ts';
 export {
   MAX_NEW_COLUMNS_PER_FILE,
   MAX_PHYSICAL_COLUMNS,

@@ -1,6 +1,7 @@
 import type { FileRow } from '../files.repository.ts';
 import { ident } from '../sql.ts';
 import { valueOf } from './criteria-sql.ts';
+import { recordKeySql } from './record-key.ts';
 import type { RowsTable } from './types.ts';
 
 /** One sheet's figures for an import report: its rows, and the non-blank cells of each header. */
@@ -19,9 +20,50 @@ export interface ValueRows {
   examples: string[][];
 }
 
+/** Records of a file that are copies: of another record of the file, or of one in other files. */
+export interface RecordCopies {
+  /** Rows whose record came earlier in the same file. */
+  inFile: number;
+  /** Rows whose record is in one of the other files too. */
+  inOtherFiles: number;
+}
+
 /** Figures of a loaded file read back for its import report (one read of its rows each). */
 export class RowReport {
   constructor(private readonly t: RowsTable) {}
+
+  /**
+   * How many of `file`'s rows are records exported twice (by recordKeySql): within the file, and
+   * already in `others` (the owner's other files). Null when `file` has no record id column. The
+   * engine holds this file's keys only, however large the other files are.
+   */
+  async recordCopies(file: FileRow, others: FileRow[]): Promise<RecordCopies | null> {
+    const own = recordKeySql([file], 'k');
+    if (!own) return null;
+    const theirs = others.length ? recordKeySql(others, 'o') : null;
+    // The sets built are of this file's keys only: the account's other files may hold millions.
+    const ownKeys = `SELECT ${own.sql} FROM ${this.t.table} WHERE file_id = {id:String}`;
+    // On a cluster the sets are built once and sent to the shards (a plain IN is refused there).
+    const inSet = this.t.layout.cluster ? 'GLOBAL IN' : 'IN';
+    const elsewhere = theirs
+      ? `countIf(key ${inSet} (SELECT DISTINCT ${theirs.sql} AS other FROM ${this.t.table}
+                         WHERE file_id IN {others:Array(String)} AND other != '' AND other ${inSet} (${ownKeys})))`
+      : '0';
+    const rs = await this.t.client.query({
+      query: `SELECT count() - uniqExact(key) AS in_file, ${elsewhere} AS in_other_files
+              FROM (SELECT ${own.sql} AS key FROM ${this.t.table} WHERE file_id = {id:String})
+              WHERE key != ''`,
+      query_params: {
+        ...own.params,
+        ...(theirs?.params ?? {}),
+        id: file.id,
+        others: others.map((f) => f.id),
+      },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ in_file: number; in_other_files: number }>();
+    return { inFile: Number(row?.in_file ?? 0), inOtherFiles: Number(row?.in_other_files ?? 0) };
+  }
 
   /**
    * Rows and non-blank cells per header, for every sheet of `file`, in sheet order of the answer:

@@ -70,6 +70,14 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
     warnings.push(
       `${overflow.length} ${overflow.length === 1 ? 'column is' : 'columns are'} kept past the column limit: searchable, but more slowly (${overflow.slice(0, 5).join(', ')}${overflow.length > 5 ? ', …' : ''}).`,
     );
+  const others = (await storage.files.list({ ownerId: general.ownerId, fileType: 'GENERAL' })).filter(
+    (f) => f.id !== general.id && f.status === 'PROCESSED',
+  );
+  const recordCopies = await storage.rows.report.recordCopies(general, others);
+  if (recordCopies?.inOtherFiles)
+    warnings.push(
+      `${recordCopies.inOtherFiles.toLocaleString('en-US')} ${recordCopies.inOtherFiles === 1 ? 'record is' : 'records are'} already in your other files (the same DOI or database id): searches show each copy.`,
+    );
   const report: ImportReport = {
     fileId: general.id,
     originalFilename: general.originalFilename,
@@ -78,6 +86,7 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
     ...(input.csv ? { encoding: encodingOf(input.csv.encoding), delimiter: input.csv.delimiter } : {}),
     sheets,
     totalRows: general.totalRows,
+    ...(recordCopies ? { recordCopies } : {}),
     warnings,
     createdAt: new Date().toISOString(),
   };

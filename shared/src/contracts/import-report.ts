@@ -96,6 +96,12 @@ export interface ImportReport {
   totalRows: number;
   /** Things the person may want to know: rows wider than the header row, columns kept past the guard. */
   warnings: string[];
+  /**
+   * Records exported twice (the same DOI, Web of Science UT, Scopus EID or PubMed id): rows whose
+   * record came earlier in this file, and rows whose record is in the owner's other files too.
+   * Absent for a file without such a column, and in reports written before they were counted.
+   */
+  recordCopies?: { inFile: number; inOtherFiles: number };
   /** Files with `Authors` and `Email Addresses` columns: how their AUTHOR file was paired. */
   authors?: AuthorPairingReport;
   /** When the ingest finished (ISO 8601). */
@@ -116,6 +122,9 @@ const counted = (n: number) => n.toLocaleString('en-US');
 export function importSummary(report: ImportReport): string {
   const parts = [report.source ?? IMPORT_FORMAT_LABELS[report.format] ?? report.format];
   parts.push(`${counted(report.totalRows)} ${report.totalRows === 1 ? 'record' : 'records'}`);
+  const copies = report.recordCopies;
+  if (copies?.inOtherFiles) parts.push(`${counted(copies.inOtherFiles)} already in your other files`);
+  if (copies?.inFile) parts.push(`${counted(copies.inFile)} twice in this file`);
   const a = report.authors;
   if (a) {
     if (a.recordsWithEmails !== undefined) parts.push(`${counted(a.recordsWithEmails)} with emails`);
