@@ -24,7 +24,7 @@ let adminId: string;
 const users: Record<string, { client: ApiClient; id: string }> = {};
 
 beforeAll(async () => {
-  sift = await startTestSift();
+  sift = await startTestSift({ adminEmails: ['admin@example.com', 'admin2@example.com'] });
   admin = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Ada', 'Admin');
   adminId = (await admin.json<Account>('/accounts/me')).id;
   for (const [key, email, name] of [
@@ -171,4 +171,32 @@ it('counts an account’s data and the system’s, then deletes the account with
     ['account.update', users.zed!.id, 'admin@example.com'],
   ]);
   expect(audit.content[0]!.details).toMatchObject({ email: 'cal@example.org', filesDeleted: 2 });
+});
+
+it('refuses a deactivated administrator every admin route, and self-deactivation by any route', async () => {
+  // A second administrator, deactivated by the first: their token still says admin:view.
+  const other = await ApiClient.signIn(sift, 'admin2@example.com', 'Ola Other');
+  const otherId = (await other.json<Account>('/accounts/me')).id;
+  await admin.json(`/accounts/${otherId}/activate`, undefined, 'PUT');
+  await other.json('/accounts/onboard', { firstName: 'Ola', lastName: 'Other' });
+  expect((await other.fetch('/admin/accounts/list')).status).toBe(200);
+  expect((await other.sendJson('/accounts/deactivate', {}, { method: 'PUT' })).status).toBe(409);
+  expect((await other.json<Account>('/accounts/me')).active).toBe(true);
+
+  const off = await admin.sendJson(`/admin/accounts/${otherId}`, { active: false }, { method: 'PUT' });
+  expect(off.status).toBe(200);
+  for (const [method, path] of [
+    ['GET', '/admin/accounts/list'],
+    ['GET', '/accounts/active'],
+    ['PUT', `/accounts/${users.zed!.id}/activate`],
+    ['GET', `/accounts/email/${encodeURIComponent('bea@example.org')}`],
+  ] as const) {
+    const res = await other.fetch(path, { method });
+    expect([path, res.status]).toEqual([path, 403]);
+  }
+  const refused = await other.fetch('/admin/accounts/list');
+  expect(await refused.json()).toEqual({
+    error: 'Your account is deactivated, so its administrator rights are suspended.',
+    code: 'ACCOUNT_INACTIVE',
+  });
 });

@@ -7,13 +7,13 @@ import {
   type AccountExists,
   type AccountOnboarded,
 } from '@sift/shared/contracts';
-import { accountOf, requirePermissions, tokenOf } from '../auth/middleware.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { accountOf, actsAsAdmin, requireAdmin, tokenOf } from '../auth/middleware.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { ADMIN_PERMISSION, toAccount, type AccountsService } from './accounts.service.ts';
 import { parseBody } from '../validation.ts';
 
-/** Whether the caller holds `admin:view`. */
-const isAdmin = (res: Response) => tokenOf(res).permissions.includes(ADMIN_PERMISSION);
+/** Whether the caller acts as an administrator (`admin:view`, account active). */
+const isAdmin = (res: Response) => actsAsAdmin(res);
 
 /** The account, or 404. */
 function found(account: AccountRow | null): AccountRow {
@@ -45,9 +45,15 @@ export function accountsRoutes(accounts: AccountsService): Router {
     res.json(toAccount(await accounts.update(accountOf(res), names)));
   });
   router.put('/deactivate', async (_req, res) => {
+    // An administrator who deactivated themselves could lock every administrator out.
+    if (tokenOf(res).permissions.includes(ADMIN_PERMISSION))
+      throw new ConflictError(
+        'You cannot deactivate your own account: ask another administrator.',
+        'SELF_DEACTIVATE',
+      );
     res.json(toAccount((await accounts.setActive(accountOf(res).id, false))!));
   });
-  router.get('/active', requirePermissions(ADMIN_PERMISSION), async (_req, res) => {
+  router.get('/active', requireAdmin, async (_req, res) => {
     res.json((await accounts.list()).filter((a) => a.active).map(toAccount) satisfies Account[]);
   });
   router.get('/email/:email', async (req, res) => {
@@ -77,7 +83,7 @@ export function accountsRoutes(accounts: AccountsService): Router {
     const account = found(id === accountOf(res).id ? accountOf(res) : await adminGet(res, id));
     res.json({ onboarded: account.onboarded } satisfies AccountOnboarded);
   });
-  router.put('/:id/activate', requirePermissions(ADMIN_PERMISSION), async (req, res) => {
+  router.put('/:id/activate', requireAdmin, async (req, res) => {
     const id = String(req.params.id);
     if (!id) throw new BadRequestError('An account id is required.');
     const account = await accounts.setActive(id, true);

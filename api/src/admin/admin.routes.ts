@@ -1,6 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { accountOf, tokenOf } from '../auth/middleware.ts';
-import { ADMIN_PERMISSION } from '../accounts/accounts.service.ts';
+import { accountOf, actsAsAdmin, adminRefused } from '../auth/middleware.ts';
 import {
   adminAccountListSchema,
   adminAccountSearchSchema,
@@ -14,7 +13,7 @@ import {
   type Snapshot,
   type SystemStats,
 } from '@sift/shared/contracts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';
 import type { Maintenance, MaintenanceParts } from './maintenance.ts';
@@ -57,11 +56,11 @@ export function adminRoutes(
 ): Router {
   const router = Router();
   router.use(async (req, res, next) => {
-    if (tokenOf(res).permissions.includes(ADMIN_PERMISSION)) return next();
+    if (actsAsAdmin(res)) return next();
     const account = accountOf(res);
     log('Admin access denied', { accountId: account.id, method: req.method, path: req.originalUrl });
     await admin.audit(account, 'access.denied', req.originalUrl, { method: req.method });
-    throw new ForbiddenError('You do not have permission to do this.', 'MISSING_PERMISSION');
+    throw adminRefused(res);
   });
 
   router.get('/accounts/list', async (req, res) => {

@@ -1,6 +1,6 @@
 import type { AccountRow } from '@sift/clickhouse';
 import type { RequestHandler, Response } from 'express';
-import type { AccountsService } from '../accounts/accounts.service.ts';
+import { ADMIN_PERMISSION, type AccountsService } from '../accounts/accounts.service.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import type { TokenVerifier, VerifiedToken } from './token-verifier.ts';
 
@@ -49,13 +49,27 @@ export const requireActiveOnboarded: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** Requires every listed permission in the token (403 otherwise). */
-export function requirePermissions(...permissions: string[]): RequestHandler {
-  return (_req, res, next) => {
-    const held = tokenOf(res).permissions;
-    if (!permissions.every((p) => held.includes(p))) {
-      throw new ForbiddenError('You do not have permission to do this.', 'MISSING_PERMISSION');
-    }
-    next();
-  };
+/**
+ * Whether the caller acts as an administrator: the token holds `admin:view` and the account is
+ * active. A deactivated administrator keeps the permission in their token until it expires, and
+ * must not keep the admin routes with it.
+ */
+export function actsAsAdmin(res: Response): boolean {
+  return tokenOf(res).permissions.includes(ADMIN_PERMISSION) && accountOf(res).active;
+}
+
+/** Admin-only routes: 403 unless the caller acts as an administrator (actsAsAdmin). */
+export const requireAdmin: RequestHandler = (_req, res, next) => {
+  if (!actsAsAdmin(res)) throw adminRefused(res);
+  next();
+};
+
+/** Why an admin route is refused: the permission is missing, or the account is deactivated. */
+export function adminRefused(res: Response): ForbiddenError {
+  return tokenOf(res).permissions.includes(ADMIN_PERMISSION)
+    ? new ForbiddenError(
+        'Your account is deactivated, so its administrator rights are suspended.',
+        'ACCOUNT_INACTIVE',
+      )
+    : new ForbiddenError('You do not have permission to do this.', 'MISSING_PERMISSION');
 }
