@@ -58,7 +58,7 @@ export class RowLoading {
       return [
         batch.fileId,
         batch.sheet,
-        batch.firstRowNumber + k,
+        batch.rowNumbers?.[k] ?? batch.firstRowNumber + k,
         ...physicalIndex.map((i) => cells[i] ?? ''),
         extra,
       ];
@@ -142,7 +142,10 @@ export class RowLoading {
   async #insertCsvFile(params: CsvFileLoad, sent: { bytes: number }): Promise<void> {
     const fields = params.columns.map((_, i) => `f${i}`);
     const probe = params.detectRagged ? [`f${fields.length}`] : [];
-    const structure = [...fields, ...probe].map((f) => `${f} String`).join(', ');
+    const structure = [
+      ...(params.rowNumbered ? ['rn UInt32'] : []),
+      ...[...fields, ...probe].map((f) => `${f} String`),
+    ].join(', ');
     const blank = fields.map((f) => `trimBoth(${f}) = ''`).join(' AND ');
     const marker = probe.length
       ? `, if(${probe[0]} = '', map(), map({marker:String}, toValidUTF8(${probe[0]})))`
@@ -177,12 +180,13 @@ export class RowLoading {
               format_csv_delimiter: params.delimiter,
             },
           };
+    const rowNumber = params.rowNumbered ? 'rn' : `toUInt32(n + {first:UInt32}${reader.skipped})`;
     // Embedded, the engine reads the file; a server reads the bytes this INSERT sends it.
     const source = this.t.embedded
       ? `file({path:String}, '${reader.format}', {structure:String})`
       : 'input({structure:String})';
     const query = `INSERT INTO ${this.t.table} (file_id, sheet, row_number, ${params.columns.map(ident).join(', ')}${marker ? ', extra' : ''})
-              SELECT {fileId:String}, {sheet:String}, toUInt32(n + {first:UInt32}${reader.skipped}), ${valid.join(', ')}${marker}
+              SELECT {fileId:String}, {sheet:String}, ${rowNumber}, ${valid.join(', ')}${marker}
               FROM (SELECT rowNumberInAllBlocks() AS n, * FROM ${source})
               WHERE ${reader.skipWhere} NOT (${blank})`;
     const query_params = {

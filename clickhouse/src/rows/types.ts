@@ -73,6 +73,8 @@ export interface RowBatch {
   /** 1-based row number (within the sheet) of the first row of `rows`. */
   firstRowNumber: number;
   rows: string[][];
+  /** Each row's number, when they are not consecutive from `firstRowNumber` (sheets with gaps). */
+  rowNumbers?: number[] | undefined;
 }
 
 /** One distinct author contact (see RowsRepository.contacts). */
@@ -137,6 +139,12 @@ export interface CsvFileLoad {
    * RAGGED_MARKER in `extra` (see countRagged): the rows must then be loaded again, wider.
    */
   detectRagged?: boolean;
+  /**
+   * Each record's first field is its row number (before the `columns`' fields), so the rows need
+   * not be consecutive: a sheet whose rows skip numbers loads in full batches (`firstRowNumber` is
+   * then unused).
+   */
+  rowNumbered?: boolean;
 }
 
 /** A position in the sort key (file, sheet, row number) of `rows`. */

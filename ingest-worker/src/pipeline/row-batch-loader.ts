@@ -28,6 +28,8 @@ export class RowBatchLoader {
   #headers: string[] = [];
   /** Rows of the current batch kept as cells: before its headers have columns, or for the client. */
   #buffer: string[][] = [];
+  /** The row number of each row of `#buffer`. */
+  #bufferRowNumbers: number[] = [];
   /** CSV records of the current batch not yet written to its batch file, UTF-8 (RECORD_BYTES). */
   #records = Buffer.allocUnsafe(0);
   #recordBytes = 0;
@@ -37,7 +39,6 @@ export class RowBatchLoader {
   /** #columns() for the headers it was worked out for (headers are replaced, never changed). */
   #fileColumns: { headers: string[]; columns: string[] | null } | null = null;
   #firstRowNumber = 1;
-  #lastRowNumber = 0;
   /** The current headers have not been given columns yet (see startSheet). */
   #unregistered = false;
   /** The insert in flight: parsing the next batch overlaps with it (at most one at a time). */
@@ -88,15 +89,14 @@ export class RowBatchLoader {
    */
   async add(rowNumber: number, cells: string[]): Promise<void> {
     if (!this.#batchRows) this.#firstRowNumber = rowNumber;
-    // Row numbers within one insert batch must be consecutive; a gap (skipped blank rows) starts a new batch.
-    else if (rowNumber !== this.#lastRowNumber + 1) {
-      await this.flush();
-      this.#firstRowNumber = rowNumber;
-    }
-    this.#lastRowNumber = rowNumber;
+    // Each row carries its number, so rows that skip numbers (blank rows left out, an xlsx that
+    // numbers its rows 3, 5, 7…) still make full batches: a batch a gap made one insert a row.
     if (this.#columns()) {
-      await this.#addRecord(csvRecord(cells));
-    } else this.#buffer.push(cells);
+      await this.#addRecord(csvRecord([String(rowNumber), ...cells]));
+    } else {
+      this.#buffer.push(cells);
+      this.#bufferRowNumbers.push(rowNumber);
+    }
     this.#batchRows++;
     this.totalRows++;
     if (this.#batchRows >= INSERT_BATCH_ROWS) await this.flush();
@@ -113,17 +113,20 @@ export class RowBatchLoader {
       columnMap: Object.assign(Object.create(null), this.columnMap) as Record<string, string>,
       firstRowNumber: this.#firstRowNumber,
       rows: this.#buffer,
+      rowNumbers: this.#bufferRowNumbers,
     };
     const columns = this.#columns();
     let file: string | null = null;
     if (columns) {
-      for (const cells of this.#buffer) await this.#addRecord(csvRecord(cells));
+      for (const [k, cells] of this.#buffer.entries())
+        await this.#addRecord(csvRecord([String(this.#bufferRowNumbers[k]), ...cells]));
       batch.rows = [];
       await this.#writeRecords();
       file = this.#batchFile!.path;
       await this.#closeBatchFile();
     }
     this.#buffer = [];
+    this.#bufferRowNumbers = [];
     this.#batchRows = 0;
     await this.#inFlight;
     this.#inFlight = file ? this.#loadFile(batch, columns!, file) : this.storage.rows.insert(batch);
@@ -188,6 +191,7 @@ export class RowBatchLoader {
         delimiter: ',',
         columns,
         firstRowNumber: batch.firstRowNumber,
+        rowNumbered: true,
       });
     } finally {
       await rm(file, { force: true });
