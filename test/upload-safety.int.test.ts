@@ -224,3 +224,19 @@ describe('invalid UTF-8 past the first 64 KB', () => {
     expect((await user.fetch(`/file/files/${poison!.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 });
+
+describe('a CSV cell of megabytes', () => {
+  it('is refused at once with the cap, before any parser meets it, and the file fails alone', async () => {
+    const huge = `Name,Notes\nAda,"${'x'.repeat(3_000_000)}"\nGrace,short\n`;
+    const [file, other] = await user.upload([
+      { name: 'huge-cell.csv', bytes: new TextEncoder().encode(huge) },
+      { name: 'fine.csv', bytes: new TextEncoder().encode('Name\nAlan\n') },
+    ]);
+    const failed = await user.waitForIngest(file!.id);
+    expect(failed).toMatchObject({ status: 'FAILED' });
+    expect(failed.errorMessage).toBe(
+      '"huge-cell.csv" was refused: a cell holds more than 262,144 characters.',
+    );
+    expect((await user.waitForIngest(other!.id)).status).toBe('PROCESSED');
+  });
+});

@@ -254,7 +254,7 @@ function* entries(text: string): Generator<BibEntry> {
         type,
         key: '',
         fields: new Map(),
-        unreadable: text.slice(begin, i).trim().slice(0, SHEET_LIMITS.maxCellChars),
+        unreadable: text.slice(begin, i).trim().slice(0, SHEET_LIMITS.maxTextCellChars),
       };
     }
   }
@@ -338,8 +338,8 @@ export async function* readBibtex(
       }),
       ...(unreadable ? [e.unreadable ?? ''] : []),
     ];
-    if (cells.some((c) => c.length > SHEET_LIMITS.maxCellChars))
-      throw new LimitError(`a field holds more than ${count(SHEET_LIMITS.maxCellChars)} characters`);
+    if (cells.some((c) => c.length > SHEET_LIMITS.maxTextCellChars))
+      throw new LimitError(`a field holds more than ${count(SHEET_LIMITS.maxTextCellChars)} characters`);
     yield { sheet: sheetName, rowNumber: ++rowNumber, cells };
   }
 }

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { ParsedRow, ReadProgress } from './types.ts';
 import { countingReadStream } from './counting-stream.ts';
+import { LimitError, SHEET_LIMITS, count } from './limits.ts';
 import { isWosTagRow } from './wos-tags.ts';
 
 /**
@@ -268,16 +269,6 @@ export function decoder(encoding: Encoding): Transform {
 }
 
 /**
- * Streams a CSV file's records (RFC 4180 quoting; ragged rows kept as they are) as one sheet named
- * `sheetName`. Row numbers count records from 1.
- *
- * @param filePath - the CSV file
- * @param sheetName - the name its one sheet gets
- * @param progress - where bytes read are counted
- * @returns the records as rows
- * @throws InvalidFileError for a file that cannot be read as CSV
- */
-/**
  * True when every whole record of the sample after the header has one field more than the header,
  * an empty one: a tab ends each record, as Web of Science's tab-delimited export writes them.
  * CustomSeparated would keep that tab in the last field (`2039\t`), so such a file goes the
@@ -315,6 +306,54 @@ export function isUnquotedWosExport(head: string): boolean {
   return endsRecordsWithTab(head) || isWosTagRow(first.split('\t'));
 }
 
+/**
+ * Fails the read once a field (quoted or not) holds more than `max` characters, counting in one
+ * pass: fast-csv slows with the square of a cell's length (a 100 MB quoted cell kept it busy for
+ * hours), so a cell past the cap is refused before the parser meets it. Quotes toggle the state
+ * (`""` toggles it twice); the delimiter and line breaks outside quotes end a field.
+ *
+ * @param delimiter - the file's delimiter
+ * @param quoted - whether `"` quotes fields (Web of Science's tab-delimited export never does)
+ * @param max - the most characters a field may hold
+ * @returns a transform of decoded text that passes it on unchanged
+ */
+export function fieldLengthGuard(delimiter: string, quoted: boolean, max: number): Transform {
+  let inQuotes = false;
+  let length = 0;
+  const d = delimiter.charCodeAt(0);
+  return new Transform({
+    transform(chunk: Buffer | string, _enc: BufferEncoding, cb: TransformCallback) {
+      // The decoder's strings arrive as their UTF-8 bytes, each chunk whole characters.
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (quoted && c === 34) inQuotes = !inQuotes;
+        else if (!inQuotes && (c === d || c === 10 || c === 13)) {
+          length = 0;
+          continue;
+        }
+        if (++length > max) {
+          cb(new LimitError(`a cell holds more than ${count(max)} characters`));
+          return;
+        }
+      }
+      cb(null, chunk);
+    },
+  });
+}
+
+/**
+ * Streams a CSV file's records (RFC 4180 quoting; ragged rows kept as they are) as one sheet named
+ * `sheetName`. Row numbers count records from 1. A cell past SHEET_LIMITS.maxTextCellChars is
+ * refused (fieldLengthGuard).
+ *
+ * @param filePath - the CSV file
+ * @param sheetName - the name its one sheet gets
+ * @param progress - where bytes read are counted
+ * @param chosenEncoding - the encoding a person chose, instead of the guess
+ * @returns the records as rows
+ * @throws InvalidFileError for a file that cannot be read as CSV; LimitError for a cell past the cap
+ */
 export async function* readCsv(
   filePath: string,
   sheetName: string,
@@ -329,7 +368,9 @@ export async function* readCsv(
     ignoreEmpty: false,
     ...(unquoted && { quote: null }),
   });
-  const source = countingReadStream(filePath, progress).pipe(decoder(encoding));
+  const decoded = countingReadStream(filePath, progress).pipe(decoder(encoding));
+  const source = decoded.pipe(fieldLengthGuard(delimiter, !unquoted, SHEET_LIMITS.maxTextCellChars));
+  decoded.on('error', (e) => source.destroy(e));
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);
   let rowNumber = 0;

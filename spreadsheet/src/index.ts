@@ -4,7 +4,7 @@
  * api to refuse a bad upload at once and by the ingest worker to read rows.
  */
 export { InvalidFileError, type InvalidFileKind } from './errors.ts';
-export { SHEET_LIMITS } from './limits.ts';
+export { LimitError, refusedFile, SHEET_LIMITS } from './limits.ts';
 export { validateSpreadsheet } from './validate.ts';
 export { scanXlsx, ZIP_LIMITS } from './zip-scan.ts';
 export { detectFormat, type SpreadsheetFormat } from './format.ts';

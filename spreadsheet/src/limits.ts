@@ -1,3 +1,5 @@
+import { InvalidFileError } from './errors.ts';
+
 /**
  * What Sift reads from one uploaded spreadsheet. Where Excel has a limit Sift keeps it, so a file
  * that claims more than Excel can hold (a cell at column XFE, a 100 MB cell) is refused with a
@@ -11,6 +13,12 @@ export const SHEET_LIMITS = {
   maxColumns: 16_384,
   /** Characters a cell may hold (Excel's limit). */
   maxCellChars: 32_767,
+  /**
+   * Characters a cell of a text export (CSV, tab-delimited, tagged records) may hold: more than
+   * Excel's, since Web of Science's text exports do not cut a review's cited references at it; capped
+   * so that no parser meets a cell of megabytes.
+   */
+  maxTextCellChars: 262_144,
   /** Shared strings of one workbook: they are held in memory while its sheets are read. */
   maxSharedStrings: 16_000_000,
   /** Characters of all shared strings together. */
@@ -25,6 +33,18 @@ export const SHEET_LIMITS = {
  */
 export class LimitError extends Error {
   override readonly name = 'LimitError';
+}
+
+/**
+ * The InvalidFileError (kind `unsafe`) a reader's LimitError becomes for the person who uploaded
+ * the file: '"name" was refused: …'.
+ *
+ * @param originalName - the name the user gave the file
+ * @param e - what the reader found past a limit
+ * @returns the error to fail the file with
+ */
+export function refusedFile(originalName: string, e: LimitError): InvalidFileError {
+  return new InvalidFileError(`"${originalName}" was refused: ${e.message}.`, 'unsafe');
 }
 
 /** Thousands separated, for messages (`1,048,576`). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readBibtex } from './bibtex.ts';
 import { readCsv } from './csv.ts';
 import { InvalidFileError } from './errors.ts';
-import { LimitError } from './limits.ts';
+import { LimitError, refusedFile } from './limits.ts';
 import { TAGGED_FORMATS, type SpreadsheetFormat } from './format.ts';
 import type { ParsedRow, ReadProgress } from './types.ts';
 import { validateSpreadsheet } from './validate.ts';
@@ -48,8 +48,7 @@ export async function* readSpreadsheet(
     yield* source;
   } catch (e) {
     if (e instanceof InvalidFileError) throw e;
-    if (e instanceof LimitError)
-      throw new InvalidFileError(`"${originalName}" was refused: ${e.message}.`, 'unsafe');
+    if (e instanceof LimitError) throw refusedFile(originalName, e);
     const detail = e instanceof Error ? e.message : String(e);
     const what =
       format === 'csv'

@@ -133,8 +133,8 @@ async function* lines(filePath: string, encoding: string, progress?: ReadProgres
     first = false;
     const parts = text.split(/\r?\n|\r(?!$)/);
     rest = parts.pop()!;
-    if (rest.length > SHEET_LIMITS.maxCellChars * 4) {
-      throw new LimitError(`a line is longer than ${count(SHEET_LIMITS.maxCellChars * 4)} characters`);
+    if (rest.length > SHEET_LIMITS.maxTextCellChars * 4) {
+      throw new LimitError(`a line is longer than ${count(SHEET_LIMITS.maxTextCellChars * 4)} characters`);
     }
     yield* parts;
   }
@@ -152,13 +152,13 @@ async function* records(
   let record: TaggedRecord | null = null;
   let field: string[] | null = null;
   let fieldTag = '';
-  /** Characters each field of the record holds so far (its cell may hold SHEET_LIMITS.maxCellChars). */
+  /** Characters each field of the record holds so far (its cell may hold SHEET_LIMITS.maxTextCellChars). */
   let sizes = new Map<string, number>();
   const grow = (tag: string, by: number) => {
     const before = sizes.get(tag);
     const size = before === undefined ? by : before + by + 2; // with the joiner (`; ` at most)
-    if (size > SHEET_LIMITS.maxCellChars) {
-      throw new LimitError(`a field holds more than ${count(SHEET_LIMITS.maxCellChars)} characters`);
+    if (size > SHEET_LIMITS.maxTextCellChars) {
+      throw new LimitError(`a field holds more than ${count(SHEET_LIMITS.maxTextCellChars)} characters`);
     }
     sizes.set(tag, size);
   };

@@ -17,6 +17,8 @@ import {
   type ReadProgress,
   isUnquotedWosExport,
   headerRowAt,
+  LimitError,
+  refusedFile,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
@@ -130,10 +132,16 @@ async function loadWithEngine(
   // The header row (the first record with content past any title rows, and its record number) and
   // a sample of the records after it, which decides the skip index of each new column.
   const leading: { rowNumber: number; cells: string[] }[] = [];
-  for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 }, ctx.encoding)) {
-    const cells = trimRow(row.cells);
-    if (!cells.some((c) => c.trim())) continue;
-    if (leading.push({ rowNumber: row.rowNumber, cells }) > SAMPLE_ROWS) break;
+  try {
+    for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 }, ctx.encoding)) {
+      const cells = trimRow(row.cells);
+      if (!cells.some((c) => c.trim())) continue;
+      if (leading.push({ rowNumber: row.rowNumber, cells }) > SAMPLE_ROWS) break;
+    }
+  } catch (e) {
+    // A cell past the cap among the first rows: refused at once (this runs on the API's thread).
+    if (e instanceof LimitError) throw refusedFile(ctx.originalName, e);
+    throw e;
   }
   const chosen = ctx.headerRows?.[sheet];
   const at = headerRowAt(leading, chosen);
