@@ -13,12 +13,25 @@ import type { RowKey, RowQuery, RowsTable } from './types.ts';
 export type ExportQuery = RowQuery & { columns: string[]; metadata?: boolean };
 
 /**
+ * A query that names every column of a wide file (1,600 columns with long names): longer than the
+ * engine's default 256 KB limit on a query's text and 50,000 elements of its syntax tree, which cut
+ * such an export off ("Max query size exceeded"). The text is Sift's own SQL; only its length grows
+ * with the columns.
+ */
+export const WIDE_QUERY_SETTINGS = {
+  max_query_size: String(64 * 2 ** 20),
+  max_ast_elements: '5000000',
+  max_expanded_ast_elements: '5000000',
+} as const;
+
+/**
  * Engine settings for writing a whole export in bounded memory: two threads, sorting spilled to
  * disk past 100 MB, no parallel formatting, and small blocks without read-ahead buffering, because
  * the read in key order holds several blocks of every part it merges (docs/benchmarks.md, "Writing
  * exports").
  */
 const BOUNDED_EXPORT_SETTINGS = {
+  ...WIDE_QUERY_SETTINGS,
   max_threads: 2,
   max_block_size: '1024',
   max_bytes_before_external_sort: String(100 * 1024 * 1024),
@@ -254,6 +267,7 @@ export class RowExport {
         query: dataQuery(range.source),
         query_params: { ...range.params, ...pieceParams(index++) },
         format,
+        clickhouse_settings: WIDE_QUERY_SETTINGS,
       });
       const text = await rs.text();
       if (text) yield { text, rows: range.last ? countLines(text) : batchRows };
