@@ -6,6 +6,7 @@ import type { IngestFilePayload } from '@sift/shared/jobs';
 import {
   addAuthorPairing,
   deriveAuthors,
+  FileDeletedError,
   ingestRun,
   load,
   publishGeneral,
@@ -49,6 +50,20 @@ export async function ingestFile(
   const file = await fileRecord(deps, payload, signal);
   if (!file) return []; // deleted before we got to it: nothing to do
   const run = ingestRun(deps, payload, file, authorFileId(file.id), report, signal);
+  try {
+    return await runStages(run, checkpoints);
+  } catch (e) {
+    if (!(e instanceof FileDeletedError)) throw e;
+    // Deleted while its rows loaded: what was loaded goes, and the job is done.
+    await deps.storage.removeFileData([file.id, run.authorId]);
+    await deps.storage.importReports.removeIds([file.id]);
+    return [];
+  }
+}
+
+/** The stages of a run, from validating to the AUTHOR file's pairing in the report. */
+async function runStages(run: IngestRun, checkpoints?: IngestCheckpoints): Promise<FileRow[]> {
+  const { deps, payload, file } = run;
   let general = file;
   let published = file.status === 'PROCESSED' ? (checkpoints?.published ?? null) : null;
   if (!published) {
@@ -62,7 +77,10 @@ export async function ingestFile(
     await checkpoints?.save(published);
   }
   const importReport = writeReport(run, general, published); // beside the AUTHOR stage
-  const author = await deriveAuthors(run, general, published);
+  const author = await deriveAuthors(run, general, published).catch(async (e: unknown) => {
+    await importReport; // never rejects; settled before anything is cleaned up
+    throw e;
+  });
   await run.progress(4, 0);
   if (await deletedMeanwhile(run)) {
     await importReport;

@@ -33,7 +33,8 @@ export interface IngestRun {
   authorId: string;
   /**
    * Reports stage `stage` (1-based, of INGEST_STAGES) at `percent`. While rows are loaded or
-   * derived (stages 2 and 3) it throws the signal's reason once the run is aborted, so the job
+   * derived (stages 2 and 3) it throws the signal's reason once the run is aborted, and
+   * FileDeletedError once the file was deleted (looked at every DELETED_CHECK_MS), so the job
    * stops between two inserts.
    */
   progress(stage: number, percent: number): Promise<void>;
@@ -59,6 +60,7 @@ export function ingestRun(
   report: ProgressReporter,
   signal?: AbortSignal,
 ): IngestRun {
+  let checkedAt = Date.now();
   return {
     deps,
     payload,
@@ -66,7 +68,15 @@ export function ingestRun(
     authorId,
     signal,
     async progress(stage, percent) {
-      if (stage === 2 || stage === 3) signal?.throwIfAborted();
+      if (stage === 2 || stage === 3) {
+        signal?.throwIfAborted();
+        // A file deleted while its rows load stops the load at its next report, instead of
+        // loading on to the end only for its rows to be removed.
+        if (Date.now() - checkedAt >= DELETED_CHECK_MS) {
+          checkedAt = Date.now();
+          if (!(await deps.storage.files.get(file.id, file.ownerId))) throw new FileDeletedError(file.id);
+        }
+      }
       await report({
         stage,
         totalStages: INGEST_STAGES.length,
@@ -75,6 +85,17 @@ export function ingestRun(
       });
     },
   };
+}
+
+/** How often a run that loads or derives rows looks whether its file was deleted meanwhile, ms. */
+export const DELETED_CHECK_MS = 500;
+
+/** Thrown by a run's progress once its file was deleted: the ingest stops and removes its rows. */
+export class FileDeletedError extends Error {
+  constructor(fileId: string) {
+    super(`File ${fileId} was deleted while it was ingested`);
+    this.name = 'FileDeletedError';
+  }
 }
 
 /**
