@@ -10,6 +10,7 @@ import {
 import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
+import { serverFailureMessage } from './failure-message.ts';
 import { failFile, ingestFile, type IngestCheckpoints } from './pipeline/ingest-file.ts';
 import type { PublishedGeneral } from './pipeline/stages.ts';
 import { ProgressSink } from './progress-sink.ts';
@@ -108,9 +109,7 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
         const unrecoverable = e instanceof InvalidFileError;
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (unrecoverable || lastAttempt) {
-          const message = unrecoverable
-            ? e.message
-            : 'The file could not be processed because of a server error. Please try uploading it again.';
+          const message = unrecoverable ? e.message : serverFailureMessage(e);
           await failFile(options.storage, payload, message);
           await sink.failed(message);
         } else {
