@@ -4,7 +4,7 @@
  * rows, widened rows as a warning; an AUTHOR file's pairing counts with examples; the report
  * scoped to its owner and gone with its file.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
@@ -205,6 +205,14 @@ it('reads a file again with the header row and encoding chosen from its report',
     { timeoutMs: 30_000, intervalMs: 100, what: 'the failed re-ingest' },
   );
   expect(failed.errorMessage).toMatch(/no row with content at or after row 50.*choose another row/);
+
+  // Without its original a file is not read again (its rows would go first): it stays as it is.
+  const kept = await ingested('kept.csv', text('Name\nAda\n'));
+  rmSync(path.join(sift.config.dataDir, 'blobs', kept.filename), { force: true });
+  const missing = await user.sendJson(`/file/files/${kept.id}/reingest`, { headerRows: { kept: 1 } });
+  expect(missing.status).toBe(409);
+  expect(((await missing.json()) as { code: string }).code).toBe('ORIGINAL_MISSING');
+  expect((await user.json<FileRecord>(`/file/files/${kept.id}`)).status).toBe('PROCESSED');
 });
 
 it('counts records exported twice: by DOI across files and sources, and by database id within a file', async () => {

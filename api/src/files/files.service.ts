@@ -138,7 +138,8 @@ export class FilesService {
    * One of the owner's uploads that can be read again: a GENERAL file (an AUTHOR file answers its
    * source) that is not being ingested.
    *
-   * @throws NotFoundError when it is not the owner's; ConflictError while it is PROCESSING
+   * @throws NotFoundError when it is not the owner's; ConflictError while it is PROCESSING, or when
+   *   its original is no longer stored
    */
   async reingestable(ownerId: string, id: string): Promise<FileRow> {
     const file = await this.#owned(ownerId, id);
@@ -147,6 +148,12 @@ export class FilesService {
       throw new ConflictError(
         'This file is still being ingested. Wait until it is done, then try again.',
         'FILE_PROCESSING',
+      );
+    // Reading again starts by removing the rows: without its original the file would be lost.
+    if (!general.filename || (await this.objects.size(originalKey(general.filename))) === null)
+      throw new ConflictError(
+        'The original of this file is no longer stored, so it cannot be read again. Upload it again instead.',
+        'ORIGINAL_MISSING',
       );
     return general;
   }
