@@ -123,7 +123,11 @@ describe('Publisher exports in a browser', () => {
         rmSync(dir, { recursive: true, force: true });
       }
       await app.open('Files');
-      await page.getByRole('button', { name: 'Import report of titled.csv' }).click();
+      // The screen may still show the earlier session's 'Upload complete!': the report's button
+      // shows once this file is PROCESSED.
+      await page
+        .getByRole('button', { name: 'Import report of titled.csv' })
+        .click({ timeout: INGEST_TIMEOUT_MS });
       const dialog = app.dialog('Import report: titled.csv');
       await dialog.getByText('CSV, 3 records').waitFor();
       const headerRow = dialog.getByRole('textbox', { name: 'Header row' });
