@@ -547,9 +547,9 @@ it('ingests RIS and PubMed (MEDLINE) files with their authors paired to the emai
   const reports = await Promise.all(
     uploaded.map((u) => user.json<ImportReport>(`/file/files/${u.id}/report`)),
   );
-  expect(reports.map((r) => [r.format, r.source])).toEqual([
-    ['ris', 'RIS'],
-    ['medline', 'PubMed (MEDLINE)'],
+  expect(reports.map((r) => [r.format, r.source, r.encoding?.name, r.encoding?.method])).toEqual([
+    ['ris', 'RIS', 'utf-8', 'bom'],
+    ['medline', 'PubMed (MEDLINE)', 'utf-8', 'utf-8'],
   ]);
   expect(reports[1]!.sheets[0]!.renamedColumns).toContainEqual({
     column: 4,

@@ -27,6 +27,8 @@ export interface ImportReportInput {
   format: SpreadsheetFormat;
   /** CSV files: how the encoding was chosen, and the delimiter found. */
   csv: { encoding: EncodingGuess; delimiter: string } | null;
+  /** Other text files (tagged records, BibTeX): how the encoding was chosen. */
+  encoding?: EncodingGuess | null | undefined;
   notes: LoadNotes;
 }
 
@@ -78,30 +80,28 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
     warnings.push(
       `${recordCopies.inOtherFiles.toLocaleString('en-US')} ${recordCopies.inOtherFiles === 1 ? 'record is' : 'records are'} already in your other files (the same DOI or database id): searches show each copy.`,
     );
+  const guess = input.csv?.encoding ?? input.encoding ?? null;
   const report: ImportReport = {
     fileId: general.id,
     originalFilename: general.originalFilename,
     format: input.format,
     source: sourceOf(input.format, input.csv?.delimiter ?? null, general.columnNames),
-    ...(input.csv ? { encoding: encodingOf(input.csv.encoding), delimiter: input.csv.delimiter } : {}),
+    ...(guess ? { encoding: encodingOf(guess) } : {}),
+    ...(input.csv ? { delimiter: input.csv.delimiter } : {}),
     sheets,
     totalRows: general.totalRows,
     ...(recordCopies ? { recordCopies } : {}),
     warnings,
     createdAt: new Date().toISOString(),
   };
-  const garbled = input.csv?.encoding.garbled ?? 0;
+  const garbled = guess?.garbled ?? 0;
   if (garbled > 0)
     warnings.push(
       `${garbled} ${garbled === 1 ? 'character' : 'characters'} in the first 64 KB did not read cleanly as ${report.encoding!.name} (replacement characters or text like "MÃ¼ller"): if names look garbled, save the file as UTF-8 and upload it again.`,
     );
-  else if (
-    input.csv &&
-    input.csv.encoding.method === 'detector' &&
-    input.csv.encoding.confidence < LOW_CONFIDENCE
-  )
+  else if (guess && guess.method === 'detector' && guess.confidence < LOW_CONFIDENCE)
     warnings.push(
-      `The encoding was guessed as ${report.encoding!.name} with low confidence (${input.csv.encoding.confidence}%): if names look garbled, save the file as UTF-8 and upload it again.`,
+      `The encoding was guessed as ${report.encoding!.name} with low confidence (${guess.confidence}%): if names look garbled, save the file as UTF-8 and upload it again.`,
     );
   return report;
 }

@@ -105,6 +105,8 @@ export class FileDeletedError extends Error {
 export interface PublishedGeneral {
   format: ImportReportInput['format'];
   csv: ImportReportInput['csv'];
+  /** Other text files: how the encoding was chosen (absent in checkpoints from before it was kept). */
+  encoding?: ImportReportInput['encoding'];
   /** LoadNotes as entries (JSON has no Map). */
   notes: {
     sheets: [string, { headerRow: number; raw: string[]; headers: string[] }][];
@@ -120,8 +122,13 @@ export interface PublishedGeneral {
 export interface Validated {
   format: ImportReportInput['format'];
   csv: ImportReportInput['csv'];
+  /** Other text files (tagged records, BibTeX): their encoding. */
+  encoding?: ImportReportInput['encoding'];
   sniffed: LoadContext['sniffed'];
 }
+
+/** Text formats other than CSV, whose encoding the import report names too. */
+const TEXT_FORMATS: ReadonlySet<string> = new Set(['wos-text', 'ris', 'medline', 'bibtex']);
 
 /**
  * Stage 1, validate: the file's format (given by the api, else found from its content) and, for a
@@ -132,6 +139,10 @@ export interface Validated {
 export async function validate(run: IngestRun, filePath: string): Promise<Validated> {
   await run.progress(1, 0);
   const format = run.payload.format ?? (await validateSpreadsheet(filePath, run.payload.originalFilename));
+  if (TEXT_FORMATS.has(format)) {
+    const { sample: _, ...encoding } = await sniff(filePath, run.payload.read?.encoding);
+    return { format, csv: null, encoding, sniffed: undefined };
+  }
   if (format !== 'csv') return { format, csv: null, sniffed: undefined };
   const sniffed = await sniff(filePath, run.payload.read?.encoding);
   const { sample, ...encoding } = sniffed;
@@ -215,6 +226,7 @@ export async function publishGeneral(
     published: {
       format: validated.format,
       csv: validated.csv,
+      ...(validated.encoding ? { encoding: validated.encoding } : {}),
       notes: { sheets: [...loaded.notes.sheets], widened: [...loaded.notes.widened] },
       authorSheets: loaded.authorSheets,
       columnsLeft: loaded.columnsLeft,
@@ -311,7 +323,14 @@ export function writeReport(
     widened: new Map(published.notes.widened),
   };
   return saveReport(storage, general, () =>
-    buildImportReport({ storage, general, format: published.format, csv: published.csv, notes }),
+    buildImportReport({
+      storage,
+      general,
+      format: published.format,
+      csv: published.csv,
+      encoding: published.encoding,
+      notes,
+    }),
   );
 }
 

@@ -88,7 +88,7 @@ export interface ImportReport {
    * reports written before it was named.
    */
   source?: string;
-  /** CSV files only. */
+  /** Text files (CSV, tagged records, BibTeX); absent for workbooks. */
   encoding?: ImportEncoding;
   /** CSV files only: `,`, `;`, a tab or `|`. */
   delimiter?: string;
