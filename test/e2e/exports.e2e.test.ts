@@ -118,16 +118,17 @@ describe('Publisher exports in a browser', () => {
         writeFileSync(file, 'Export\nGenerated 2026-11-26\nName,Institute\nHopper,Yale\n');
         await app.open('Upload');
         await app.upload.choose(file);
-        await app.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+        // This session's own completion (the screen may still say the earlier session's 'Upload
+        // complete!'), before the file is removed: the browser reads it only while it uploads.
+        await app.upload
+          .completedSessions()
+          .getByRole('heading', { name: 'titled.csv' })
+          .waitFor({ timeout: INGEST_TIMEOUT_MS });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
       await app.open('Files');
-      // The screen may still show the earlier session's 'Upload complete!': the report's button
-      // shows once this file is PROCESSED.
-      await page
-        .getByRole('button', { name: 'Import report of titled.csv' })
-        .click({ timeout: INGEST_TIMEOUT_MS });
+      await page.getByRole('button', { name: 'Import report of titled.csv' }).click();
       const dialog = app.dialog('Import report: titled.csv');
       await dialog.getByText('CSV, 3 records').waitFor();
       const headerRow = dialog.getByRole('textbox', { name: 'Header row' });
