@@ -54,6 +54,12 @@ interface Person {
 const people = new Map<string, Person>();
 const PEOPLE_KEPT = 10_000;
 
+/** The record's authors as people, each with their full name when the full names are aligned. */
+function personsOf(authors: string[], fullNames: string[]): Person[] {
+  const aligned = fullNames.length === authors.length;
+  return authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
+}
+
 /** `person` of a name pair, from `people` when it was met recently. */
 function knownPerson(short: string, full: string | undefined): Person {
   const key = full === undefined ? short : `${short}\u0000${full}`;
@@ -176,8 +182,7 @@ export function pairEmails(
   emails: string[],
 ): { byAuthor: string[]; method: EmailMatch[]; unpaired: string[] } {
   if (!emails.length) return { byAuthor: authors.map(() => ''), method: authors.map(() => ''), unpaired: [] };
-  const aligned = fullNames.length === authors.length;
-  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
+  const persons = personsOf(authors, fullNames);
   const locals = emails.map((e) => letters(e.split('@')[0] ?? ''));
   const candidates: { e: number; a: number; s: number }[] = [];
   locals.forEach((local, e) =>
@@ -271,6 +276,18 @@ function sameName(c: Person, p: Person): boolean {
   return !c.initials || !p.initials || c.initials[0] === p.initials[0];
 }
 
+/** The index of the one author whom `name` names (sameName), or -1 when none or several fit. */
+function authorNamed(persons: Person[], name: string): number {
+  const c = knownPerson(name, undefined);
+  let found = -1;
+  for (let a = 0; a < persons.length; a++) {
+    if (!sameName(c, persons[a]!)) continue;
+    if (found >= 0) return -1;
+    found = a;
+  }
+  return found;
+}
+
 /**
  * Pairs a record's correspondents with its authors: each correspondent's name picks the author of
  * that surname and first initial (`name`); an email whose name fits no author, or fits two, is
@@ -287,15 +304,12 @@ export function pairCorrespondents(
   fullNames: string[],
   entries: Correspondent[],
 ): { byAuthor: string[]; method: EmailMatch[]; unpaired: string[] } {
-  const aligned = fullNames.length === authors.length;
-  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
+  const persons = personsOf(authors, fullNames);
   const byAuthor = authors.map(() => '');
   const method = authors.map((): EmailMatch => '');
   const rest: string[] = [];
   for (const { name, email } of entries) {
-    const c = knownPerson(name, undefined);
-    const fits = persons.flatMap((p, a) => (sameName(c, p) ? [a] : []));
-    const a = fits.length === 1 ? fits[0]! : -1;
+    const a = authorNamed(persons, name);
     if (a >= 0 && (!byAuthor[a] || byAuthor[a]!.toLowerCase() === email.toLowerCase())) {
       if (byAuthor[a]) continue; // the same address twice: one person's
       byAuthor[a] = email;
@@ -306,7 +320,7 @@ export function pairCorrespondents(
   const free = authors.flatMap((_, a) => (byAuthor[a] ? [] : [a]));
   const byAddress = pairEmails(
     free.map((a) => authors[a]!),
-    aligned ? free.map((a) => fullNames[a]!) : [],
+    fullNames.length === authors.length ? free.map((a) => fullNames[a]!) : [],
     rest,
   );
   // Position means something only when no name was found: then the lists are the record's own.
@@ -335,18 +349,15 @@ export function pairCorrespondents(
 export function pairIdentifiers(authors: string[], fullNames: string[], cell: string): string[] {
   const byAuthor = authors.map(() => '');
   if (!cell.trim()) return byAuthor;
-  const aligned = fullNames.length === authors.length;
-  const persons = authors.map((a, i) => knownPerson(a, aligned ? fullNames[i] : undefined));
+  const persons = personsOf(authors, fullNames);
   for (const part of cell.split(';')) {
     const slash = part.lastIndexOf('/');
     if (slash < 0) continue;
     const name = part.slice(0, slash).trim();
     const id = part.slice(slash + 1).trim();
     if (!name || !id) continue;
-    const p = knownPerson(name, undefined);
-    const fits = persons.flatMap((q, a) => (sameName(p, q) ? [a] : []));
-    if (fits.length !== 1) continue;
-    const a = fits[0]!;
+    const a = authorNamed(persons, name);
+    if (a < 0) continue;
     byAuthor[a] = byAuthor[a] ? `${byAuthor[a]}; ${id}` : id;
   }
   return byAuthor;
