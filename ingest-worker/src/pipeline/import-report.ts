@@ -1,6 +1,8 @@
 import type { FileRow, Storage } from '@sift/clickhouse';
 import { AUTHORS_HEADER, EMAIL_MATCH_HEADER, EMAILS_HEADER } from '@sift/shared/author-files';
 import {
+  IMPORT_FORMAT_LABELS,
+  isTextFormat,
   REPORT_LIST_MAX,
   type AuthorPairingReport,
   type ImportEncoding,
@@ -136,15 +138,13 @@ const SOURCES: readonly { service: string; has: (headers: Set<string>) => boolea
  * @returns the source's name
  */
 export function sourceOf(format: SpreadsheetFormat, delimiter: string | null, headers: string[]): string {
-  if (format === 'wos-text') return 'Web of Science plain text';
-  if (format === 'ris') return 'RIS';
-  if (format === 'medline') return 'PubMed (MEDLINE)';
-  if (format === 'bibtex') return 'BibTeX';
+  // Tagged records and BibTeX name no service by their columns: the format's own name.
+  if (format !== 'csv' && isTextFormat(format)) return IMPORT_FORMAT_LABELS[format];
   const form = format === 'csv' ? (delimiter === '\t' ? 'tab-delimited' : 'CSV') : 'Excel';
   const present = new Set(headers);
   const known = SOURCES.find((s) => s.has(present));
   if (known) return `${known.service} ${form}`;
-  return format === 'csv' ? (delimiter === '\t' ? 'Tab-delimited text' : 'CSV') : format.toUpperCase();
+  return format === 'csv' && delimiter === '\t' ? 'Tab-delimited text' : IMPORT_FORMAT_LABELS[format];
 }
 
 function encodingOf(guess: EncodingGuess): ImportEncoding {

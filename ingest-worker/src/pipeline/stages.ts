@@ -5,7 +5,7 @@
  * after it resumes at the AUTHOR stage.
  */
 import type { FileRow, Storage } from '@sift/clickhouse';
-import type { ImportReport } from '@sift/shared/contracts';
+import { isTextFormat, type ImportReport } from '@sift/shared/contracts';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import { detectDelimiter, InvalidFileError, sniff, validateSpreadsheet } from '@sift/spreadsheet';
 import { deriveAuthorFile } from './author-derivation.ts';
@@ -127,9 +127,6 @@ export interface Validated {
   sniffed: LoadContext['sniffed'];
 }
 
-/** Text formats other than CSV, whose encoding the import report names too. */
-const TEXT_FORMATS: ReadonlySet<string> = new Set(['wos-text', 'ris', 'medline', 'bibtex']);
-
 /**
  * Stage 1, validate: the file's format (given by the api, else found from its content) and, for a
  * CSV, its encoding and delimiter.
@@ -139,7 +136,8 @@ const TEXT_FORMATS: ReadonlySet<string> = new Set(['wos-text', 'ris', 'medline',
 export async function validate(run: IngestRun, filePath: string): Promise<Validated> {
   await run.progress(1, 0);
   const format = run.payload.format ?? (await validateSpreadsheet(filePath, run.payload.originalFilename));
-  if (TEXT_FORMATS.has(format)) {
+  // Other text formats: their readers find the encoding too; the report names it.
+  if (format !== 'csv' && isTextFormat(format)) {
     const { sample: _, ...encoding } = await sniff(filePath, run.payload.read?.encoding);
     return { format, csv: null, encoding, sniffed: undefined };
   }

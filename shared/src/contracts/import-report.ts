@@ -78,6 +78,17 @@ export const IMPORT_FORMAT_LABELS: Readonly<Record<ImportFormat, string>> = {
   bibtex: 'BibTeX',
 };
 
+/**
+ * Whether a format is text, read in an encoding (delimited text, tagged records, BibTeX), rather
+ * than a workbook.
+ *
+ * @param format - how a file was read
+ * @returns whether it is a text format
+ */
+export function isTextFormat(format: ImportFormat): boolean {
+  return format !== 'xlsx' && format !== 'xls';
+}
+
 export interface ImportReport {
   fileId: string;
   originalFilename: string;

@@ -16,6 +16,7 @@ import {
   HEADER_ROW_MAX,
   IMPORT_FORMAT_LABELS,
   importSummary,
+  isTextFormat,
   type FileRecord,
   type ImportReport,
 } from '@sift/shared/contracts';
@@ -218,7 +219,7 @@ const ENCODINGS: { value: string; label: string }[] = [
  */
 function ReadAgain({ report, onDone }: { report: ImportReport; onDone: () => void }) {
   const reingest = useReingest();
-  const text = report.format !== 'xlsx' && report.format !== 'xls';
+  const text = isTextFormat(report.format);
   const [encoding, setEncoding] = useState<string | null>(null);
   const [rows, setRows] = useState<Record<string, number>>(() =>
     Object.fromEntries(report.sheets.map((s) => [s.name, s.headerRow])),
