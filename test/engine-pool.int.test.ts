@@ -5,6 +5,7 @@
  * the engine's own binding.
  */
 import { expect, it } from 'vitest';
+import { TupleParam } from '@clickhouse/client';
 import { inlineQueryParams, PooledConnection } from '@sift/clickhouse';
 import { useTempStorage } from './support/storage.ts';
 import { waitFor } from './support/wait.ts';
@@ -65,6 +66,26 @@ it('inlines integers and string arrays with their types, and nothing else', asyn
     format: 'JSONEachRow',
   });
   expect(await dated.json()).toEqual([{ y: 2026 }]);
+});
+
+it('inlines arrays of tuples, hostile strings included, for IN and NOT IN', async () => {
+  const client = temp.storage().client;
+  const keys = HOSTILE.map((v, i) => new TupleParam([v, `S${i}`, i]));
+  const sql = `SELECT ({f:String}, 'S1', toUInt32(1)) IN {keys:Array(Tuple(String, String, UInt32))} AS hit,
+                      ({f:String}, 'S1', toUInt32(2)) NOT IN {keys:Array(Tuple(String, String, UInt32))} AS miss,
+                      length({none:Array(Tuple(String, UInt32))}) AS e`;
+  const text = inlineQueryParams(sql, { f: HOSTILE[1]!, keys, none: [] });
+  expect(text).not.toBeNull();
+  expect(text).not.toContain('{keys:');
+  const rs = await client.query({
+    query: sql,
+    query_params: { f: HOSTILE[1]!, keys, none: [] },
+    format: 'JSONEachRow',
+  });
+  expect(await rs.json()).toEqual([{ hit: 1, miss: 1, e: 0 }]);
+  // A field that does not fit its type, or a tuple of the wrong length: left to the engine.
+  expect(inlineQueryParams('SELECT {k:Array(Tuple(String, UInt32))}', { k: [['a', -1]] })).toBeNull();
+  expect(inlineQueryParams('SELECT {k:Array(Tuple(String, UInt32))}', { k: [['a']] })).toBeNull();
 });
 
 it('runs a short query while a long one holds another connection', async () => {

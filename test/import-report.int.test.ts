@@ -236,7 +236,7 @@ it('counts records exported twice: by DOI across files and sources, and by datab
   expect(report.recordCopies).toEqual({ inFile: 1, inOtherFiles: 2 });
   expect(importSummary(report)).toBe('CSV, 7 records, 2 already in your other files, 1 twice in this file');
   expect(report.warnings).toContain(
-    '2 records are already in your other files (the same DOI or database id): searches show each copy.',
+    '2 records are already in your other files (the same DOI or database id): searches show each record once, from the newest upload, unless you ask for every copy.',
   );
 });
 

@@ -47,6 +47,7 @@ it('applies each migration once when two processes migrate at the same moment', 
       '003_rows_file_id_low_cardinality.sql',
       '004_author_pairs.sql',
       '005_author_pair_identifiers.sql',
+      '006_record_copies.sql',
     ]);
     expect(applied.every((m) => Number(m.times) === 1)).toBe(true);
     expect(await b.ping()).toBe(true);

@@ -1,3 +1,4 @@
+import { TupleParam } from '@clickhouse/client';
 import { stringLiteral } from './sql.ts';
 
 /**
@@ -9,7 +10,8 @@ import { stringLiteral } from './sql.ts';
  *
  * Supported types: `String` (any text: `\` and `'` are escaped, so a value can never leave its
  * literal), the integer types (`UInt8`…`UInt64`, `Int8`…`Int64`: safe integers, bigints or digit
- * strings) and `Array(String)`. Returns null, leaving the query to the engine's own binding, when a
+ * strings), `Array(String)` and arrays of tuples of those (`Array(Tuple(String, UInt32))`, each
+ * tuple a TupleParam or an array). Returns null, leaving the query to the engine's own binding, when a
  * placeholder has another type or its value does not fit the type; placeholders without a value
  * are left as they are (the engine reports them). One pass over the original text: a value that
  * itself looks like a placeholder is never substituted again.
@@ -53,5 +55,30 @@ function toLiteral(type: string, value: unknown): string | null {
     if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return null;
     return `CAST([${value.map(stringLiteral).join(', ')}] AS Array(String))`;
   }
+  const tuple = ARRAY_OF_TUPLES.exec(type);
+  if (tuple) {
+    const types = tuple[1]!.split(',').map((t) => t.trim());
+    if (!Array.isArray(value)) return null;
+    const items: string[] = [];
+    for (const item of value as unknown[]) {
+      const fields = item instanceof TupleParam ? item.values : item;
+      if (!Array.isArray(fields) || fields.length !== types.length) return null;
+      const literals = fields.map((field, i) => element(types[i]!, field));
+      if (literals.includes(null)) return null;
+      items.push(`(${literals.join(', ')})`);
+    }
+    return `CAST([${items.join(', ')}] AS ${type})`;
+  }
   return null;
+}
+
+/** `Array(Tuple(…))` of String and integer types: the tuple's types. */
+const ARRAY_OF_TUPLES =
+  /^Array\(Tuple\(((?:\s*(?:String|U?Int(?:8|16|32|64))\s*,)*\s*(?:String|U?Int(?:8|16|32|64))\s*)\)\)$/;
+
+/** A tuple field as a literal the enclosing CAST converts: a string, or an integer's digits. */
+function element(type: string, value: unknown): string | null {
+  const literal = toLiteral(type, value);
+  if (literal === null || type === 'String') return literal;
+  return /^to\w+\((-?\d+)\)$/.exec(literal)![1]!;
 }

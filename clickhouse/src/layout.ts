@@ -51,6 +51,10 @@ export class TableLayout {
   readonly rowsLocal: string;
   /** ` ON CLUSTER <name>` (the name quoted) when statements go once to the whole cluster; else ''. */
   readonly onCluster: string;
+  /** `db.record_copies`, quoted: the rows that copy a record of another (Distributed on a cluster). */
+  readonly copies: string;
+  /** The table that stores them: `db.record_copies` or `db.record_copies_local`, quoted. */
+  readonly copiesLocal: string;
 
   /**
    * `client` reaches the node Sift reads and writes through; `nodes` (one client for each of
@@ -66,6 +70,8 @@ export class TableLayout {
     this.rows = `${this.db}.rows`;
     this.rowsLocalName = this.localName('rows') as 'rows' | 'rows_local';
     this.rowsLocal = `${this.db}.${this.rowsLocalName}`;
+    this.copies = `${this.db}.record_copies`;
+    this.copiesLocal = `${this.db}.${this.localName('record_copies')}`;
     this.onCluster = cluster && !nodes.length ? ` ON CLUSTER ${ident(cluster.name)}` : '';
   }
 

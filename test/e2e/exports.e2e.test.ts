@@ -1,7 +1,8 @@
 /**
  * The exports a publisher's staff download, uploaded in a real browser: a Web of Science plain-text
  * `savedrecs.txt`, a Scopus CSV and a Scopus RIS file in one upload session; each author's email is
- * then found in the Authors search, beside the author it belongs to.
+ * then found in the Authors search, beside the author it belongs to. The same record uploaded again
+ * is one search result until every copy is asked for.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,27 @@ const SCOPUS_RIS = [
   '',
 ].join('\r\n');
 
+/**
+ * Uploads `text` as the file `name` in an upload session of its own, and waits for that session's
+ * own completion (the screen may still say an earlier session's 'Upload complete!'); the file is
+ * removed afterwards (the browser reads it only while it uploads).
+ */
+async function uploadAlone(name: string, text: string): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-upload-'));
+  try {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    await app.open('Upload');
+    await app.upload.choose(file);
+    await app.upload
+      .completedSessions()
+      .getByRole('heading', { name })
+      .waitFor({ timeout: INGEST_TIMEOUT_MS });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('Publisher exports in a browser', () => {
   it(
     'uploads a WoS plain-text file, a Scopus CSV and an RIS file in one upload session',
@@ -111,22 +133,8 @@ describe('Publisher exports in a browser', () => {
   it(
     'reads a file again from its import report with the header row chosen there',
     async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-reread-'));
-      try {
-        const file = path.join(dir, 'titled.csv');
-        // A short title row is taken for the header; the header is row 3.
-        writeFileSync(file, 'Export\nGenerated 2026-11-26\nName,Institute\nHopper,Yale\n');
-        await app.open('Upload');
-        await app.upload.choose(file);
-        // This session's own completion (the screen may still say the earlier session's 'Upload
-        // complete!'), before the file is removed: the browser reads it only while it uploads.
-        await app.upload
-          .completedSessions()
-          .getByRole('heading', { name: 'titled.csv' })
-          .waitFor({ timeout: INGEST_TIMEOUT_MS });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      // A short title row is taken for the header; the header is row 3.
+      await uploadAlone('titled.csv', 'Export\nGenerated 2026-11-26\nName,Institute\nHopper,Yale\n');
       await app.open('Files');
       await page.getByRole('button', { name: 'Import report of titled.csv' }).click();
       const dialog = app.dialog('Import report: titled.csv');
@@ -157,6 +165,33 @@ describe('Publisher exports in a browser', () => {
       await app.open('Search');
       await app.search.searchFor('Institute', 'Yale');
       await app.sees('Showing 1 result', { exact: true });
+    },
+    INGEST_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    'shows a record exported twice once, and every copy when asked',
+    async () => {
+      // The same Scopus record again, from a later export (same DOI).
+      await uploadAlone('scopus-again.ris', SCOPUS_RIS);
+      await app.open('Search');
+      // The copies are listed just after the file is searchable: search until they are.
+      const everyCopy = page.getByRole('checkbox', { name: 'Show every copy' });
+      await expect
+        .poll(
+          async () => {
+            await app.search.searchFor('Title', 'Seasonal Dynamics');
+            return everyCopy.isVisible();
+          },
+          { timeout: INGEST_TIMEOUT_MS, interval: 500 },
+        )
+        .toBe(true);
+      await app.sees('Showing 1 result', { exact: true });
+      await app.sees('1 copy of shown records left out');
+      expect(await app.search.resultRows().nth(1).innerText()).toContain('scopus-again.ris');
+      await everyCopy.check();
+      await app.sees('Showing 2 results', { exact: true });
+      expect(page.url()).toContain('copies=all');
     },
     INGEST_TIMEOUT_MS + 30_000,
   );

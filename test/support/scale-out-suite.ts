@@ -230,6 +230,7 @@ export function scaleOutSuite(
       '003_rows_file_id_low_cardinality.sql',
       '004_author_pairs.sql',
       '005_author_pair_identifiers.sql',
+      '006_record_copies.sql',
     ]);
     expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
   });
@@ -332,6 +333,35 @@ export function scaleOutSuite(
     expect(await bucket.size(exportKey(`${entry!.id}.csv`))).toBe(streamed.length);
     const download = await apiB.fetch(`/file/exports/${entry!.id}/download`);
     expect(Buffer.from(await download.arrayBuffer()).equals(streamed)).toBe(true);
+  });
+
+  it('shows a record exported twice once, whichever API took and whichever node holds each copy', async () => {
+    const copy = (i: number) => new TextEncoder().encode(`Title,DOI\nTwice ${i},10.3000/TWICE\n`);
+    const copies: FileRecord[] = [];
+    const shards = new Set<number>();
+    // On a cluster, until the copies are on both shards (each file's shard follows from its id).
+    for (let i = 0; i < 12 && (copies.length < 2 || (options.cluster && shards.size < 2)); i++) {
+      const api = i % 2 ? apiB : apiA;
+      const [uploaded] = await api.upload([{ name: `twice-${i}.csv`, bytes: copy(i) }]);
+      copies.push(await api.waitForIngest(uploaded!.id));
+      if (options.cluster) shards.add(await shardOf(uploaded!.id));
+    }
+    if (options.cluster) expect(shards.size).toBe(2);
+    const search = (body: object) =>
+      apiB.json<SearchResponse>('/file/search', { searchCriteria: { Title: 'Twice' }, ...body });
+    // The copies are listed just after each file is searchable.
+    const once = await waitFor(
+      () => search({}),
+      (r) => r.totalRecords === 1,
+      { what: 'the copies to be listed' },
+    );
+    expect(once.data.map((r) => r.Title)).toEqual([`Twice ${copies.length - 1}`]);
+    expect(once.copiesLeftOut).toBe(copies.length - 1);
+    expect((await search({ everyCopy: true })).totalRecords).toBe(copies.length);
+    const res = await apiA.sendJson('/file/export', { searchCriteria: { Title: 'Twice' }, format: 'CSV' });
+    expect((await res.text()).trim().split(/\r?\n/)).toHaveLength(2);
+    for (const f of copies)
+      expect((await apiA.fetch(`/file/files/${f.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('deletes through one API what the other accepted, and reindexes from the bucket', async () => {

@@ -196,6 +196,7 @@ function matching(files: FileRow[], request: ParsedExportRequest): RowQuery {
     files,
     criteria: request.searchCriteria,
     matchAccents: request.matchAccents,
+    everyCopy: request.everyCopy,
     sheets: request.sheetNames,
   };
 }

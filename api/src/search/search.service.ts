@@ -19,7 +19,14 @@ import {
 /** Filters shared by search and export (the search request without paging). */
 export type SearchFilters = Pick<
   ParsedSearchRequest,
-  'fileIds' | 'excludedFileIds' | 'sheetNames' | 'searchCriteria' | 'matchAccents' | 'startDate' | 'endDate'
+  | 'fileIds'
+  | 'excludedFileIds'
+  | 'sheetNames'
+  | 'searchCriteria'
+  | 'matchAccents'
+  | 'everyCopy'
+  | 'startDate'
+  | 'endDate'
 >;
 
 /** Which files: include/exclude lists and upload-date bounds (all optional). */
@@ -97,13 +104,16 @@ export class SearchService {
     const { page, size } = request;
     try {
       const files = await this.files(ownerId, fileType, request);
-      const query: RowQuery = {
+      const asked: RowQuery = {
         files,
         criteria: request.searchCriteria,
         matchAccents: request.matchAccents,
+        everyCopy: request.everyCopy,
         sheets: request.sheetNames,
         sort: request.sortBy ? { header: request.sortBy, order: request.sortOrder ?? 'asc' } : undefined,
       };
+      // The copies of records it leaves out are read once, for the count, page and facets alike.
+      const query = await this.storage.rows.readLeftOutCopies(asked);
       // The count, the page and the facets are read at once (the engine runs them side by side); a
       // page past the end comes back empty.
       const [totalRecords, hits, facets] = await Promise.all([
@@ -111,6 +121,7 @@ export class SearchService {
         this.storage.rows.page(query, page * size, size),
         request.facets?.length ? this.storage.rows.facets(query, request.facets, FACET_VALUES) : null,
       ]);
+      const copiesLeftOut = query.leftOut?.count ?? 0;
       return {
         data: toResultRows(hits, files),
         totalRecords,
@@ -121,6 +132,7 @@ export class SearchService {
         searchAvailable: true,
         message: null,
         ...(facets ? { facets } : {}),
+        ...(copiesLeftOut ? { copiesLeftOut } : {}),
       };
     } catch (e) {
       this.log('Search failed', e);

@@ -1,14 +1,16 @@
 /**
- * What the pure SQL compilers emit, for a table of criteria: the search filter (`compileQuery`) and
- * the suggestion reads (`suggestSql`, `suggestAnySql`). Each case's SQL and parameters are written
+ * What the pure SQL compilers emit, for a table of criteria: the search filter (`compileQuery`),
+ * with the copies of records left out (`leaveOutCopies`), and the suggestion reads (`suggestSql`,
+ * `suggestAnySql`). Each case's SQL and parameters are written
  * to `__snapshots__/*.sql`, so a change to what the engine is asked shows in review as a diff of
  * SQL. The integration tests check that the SQL answers right; these pin what it is.
  */
 import { describe, expect, it } from 'vitest';
 import type { FileRow } from '../files.repository.ts';
-import { compileQuery } from './criteria-sql.ts';
+import { leaveOutCopies } from './copies.ts';
+import { compileQuery, type CompiledQuery } from './criteria-sql.ts';
 import { suggestAnySql, suggestSql, type SuggestionReads } from './suggest-sql.ts';
-import { physicalColumnName, type RowQuery } from './types.ts';
+import { physicalColumnName, type RowKey, type RowQuery, type RowsTable } from './types.ts';
 
 /** A PROCESSED file whose headers live in physical columns, except those listed as overflow. */
 function file(id: string, headers: string[], overflow: string[] = []): FileRow {
@@ -82,6 +84,49 @@ describe('compileQuery', () => {
       );
     });
     await expect(out.join('\n')).toMatchFileSnapshot('./__snapshots__/compile-query.sql');
+  });
+});
+
+const scopus = file('scopus', ['Authors', 'Title', 'DOI', 'EID']);
+const withIds = file('wos-ids', ['Authors', 'Article Title', 'DOI', 'UT (Unique WOS ID)']);
+const copiesCases: [string, Partial<RowQuery>, boolean][] = [
+  ['every row of two exports with record ids', { files: [scopus, withIds], criteria: {} }, false],
+  [
+    'a criterion, one sheet: only matching copies count',
+    { files: [scopus, withIds], criteria: { Authors: 'kowalski' }, sheets: ['Sheet1'] },
+    false,
+  ],
+  ['on a cluster', { files: [scopus, withIds], criteria: { Authors: 'kowalski' } }, true],
+  ['every copy asked for', { files: [scopus, withIds], criteria: {}, everyCopy: true }, false],
+  ['no file with a record id', { files: [wos], criteria: {} }, false],
+];
+
+describe('leaveOutCopies', () => {
+  it('emits the filter that leaves out copies of records: found by a subquery, or a list read first', async () => {
+    const out = copiesCases.flatMap(([name, q, cluster]) => {
+      const t = {
+        table: TABLE,
+        layout: { cluster: cluster ? { name: 'sift' } : undefined, copies: '`sift`.record_copies' },
+      } as unknown as RowsTable;
+      const query = { files: [wos], ...q } as RowQuery;
+      const c = compileQuery(query)!;
+      const files = ['scopus'];
+      const many = { ...query, leftOut: { count: 5_000, rows: null, files } };
+      const listed = { ...query, leftOut: { count: 1, rows: [['scopus', 'Sheet1', 3]] as RowKey[], files } };
+      const cases: [string, CompiledQuery][] = [
+        [`${name}, too many copies to list`, leaveOutCopies(t, many, c)],
+      ];
+      if (!cluster) cases.push([`${name}, copies listed`, leaveOutCopies(t, listed, c)]);
+      return cases.map(([label, left]) =>
+        block(label, [
+          {
+            sql: `SELECT count() FROM ${TABLE} ${left.filter}`,
+            params: JSON.parse(JSON.stringify(left.params)) as Record<string, unknown>,
+          },
+        ]),
+      );
+    });
+    await expect(out.join('\n')).toMatchFileSnapshot('./__snapshots__/leave-out-copies.sql');
   });
 });
 

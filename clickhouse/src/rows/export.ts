@@ -6,6 +6,7 @@ import {
   XML_DROPPED_CHARS,
   XML_TEXT_ESCAPES,
 } from '@sift/shared/ooxml';
+import { leaveOutCopies, readLeftOutCopies } from './copies.ts';
 import { compileQuery, keyBound, valueOf } from './criteria-sql.ts';
 import type { RowKey, RowQuery, RowsTable } from './types.ts';
 
@@ -82,13 +83,17 @@ function countLines(text: string): number {
  * would start a formula are neutralised (a CSV opened in a spreadsheet program runs them); an xlsx
  * cell is an inline string, never a formula, so it keeps its exact value.
  */
-function exportSelect(
-  query: ExportQuery,
+async function exportSelect(
+  t: RowsTable,
+  asked: ExportQuery,
   csv: boolean,
-): { filter: string; params: Record<string, unknown>; fields: string[] } | null {
+): Promise<{ filter: string; params: Record<string, unknown>; fields: string[] } | null> {
   const cell = csv ? neutraliseSql : (expr: string) => expr;
-  const c = compileQuery({ ...query, headers: [] });
-  if (!c) return null;
+  // The copies of records left out are read once for the whole export, not once a piece.
+  const query = { ...asked, ...(await readLeftOutCopies(t, asked)) };
+  const compiled = compileQuery({ ...query, headers: [] });
+  if (!compiled) return null;
+  const c = leaveOutCopies(t, query, compiled);
   const params: Record<string, unknown> = { ...c.params };
   const fields = query.columns.map((header, i) => {
     params[`ch${i}`] = header;
@@ -120,7 +125,7 @@ export class RowExport {
    * bounded by a key found first, so memory stays bounded whatever the result size.
    */
   async *csv(query: ExportQuery, batchRows = 100_000): AsyncGenerator<string> {
-    const select = exportSelect(query, true);
+    const select = await exportSelect(this.t, query, true);
     if (!select) return;
     const data = (source: string) =>
       `SELECT ${select.fields.join(', ')} FROM ${source} ORDER BY file_id, sheet, row_number`;
@@ -140,7 +145,7 @@ export class RowExport {
     sheet: { rows: number; headerRows: number },
     batchRows = 100_000,
   ): AsyncGenerator<{ text: string; rows: number }> {
-    const select = exportSelect(query, false);
+    const select = await exportSelect(this.t, query, false);
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
     const params = { ...select.params, perSheet: sheet.rows, headerRows: sheet.headerRows };
@@ -172,7 +177,7 @@ export class RowExport {
     sheet: { rows: number; headerRows: number },
     path: (index: number) => string,
   ): AsyncGenerator<{ path: string; rows: number }> {
-    const select = exportSelect(query, false);
+    const select = await exportSelect(this.t, query, false);
     if (!select) return;
     const { inner, row } = xlsxRowSql(select.fields);
     let index = 0;
@@ -223,7 +228,7 @@ export class RowExport {
     pieceRows = 1_000_000,
     knownRows?: number,
   ): AsyncGenerator<number> {
-    const select = exportSelect(query, true);
+    const select = await exportSelect(this.t, query, true);
     if (!select) return;
     const onePiece = knownRows !== undefined && knownRows <= pieceRows;
     const ranges = onePiece

@@ -10,6 +10,7 @@ export {
 } from './authors.ts';
 export type { ExportQuery } from './export.ts';
 export type { RecordCopies, RowReport, SheetFill, ValueRows } from './report.ts';
+export { LISTED_COPIES_MAX, type RowCopies } from './copies.ts';
 export { RECORD_ID_HEADERS, recordKeySql } from './record-key.ts';
 export {
   MAX_NEW_COLUMNS_PER_FILE,

@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { TableLayout } from '../layout.ts';
 import { RowAuthors } from './authors.ts';
 import { RowColumns } from './columns.ts';
+import { RowCopies } from './copies.ts';
 import { contacts } from './contacts.ts';
 import { RowExport } from './export.ts';
 import { RowLoading } from './loading.ts';
@@ -26,6 +27,8 @@ export class RowsRepository {
   readonly authors: RowAuthors;
   /** Figures of a loaded file read back for its import report (report.ts). */
   readonly report: RowReport;
+  /** The list of rows that copy a record of another, which searches leave out (copies.ts). */
+  readonly copies: RowCopies;
 
   /** `embedded`: the engine is this process's chDB (see RowsTable.embedded). */
   constructor(client: ClickHouseClient, layout: TableLayout, embedded = true) {
@@ -36,6 +39,7 @@ export class RowsRepository {
     this.#export = new RowExport(this.#t);
     this.authors = new RowAuthors(this.#t);
     this.report = new RowReport(this.#t);
+    this.copies = new RowCopies(this.#t);
   }
 
   // Columns and skip indexes (columns.ts).
@@ -66,6 +70,9 @@ export class RowsRepository {
   }
   page(...a: Parameters<RowSearch['page']>) {
     return this.#search.page(...a);
+  }
+  readLeftOutCopies(...a: Parameters<RowSearch['readLeftOutCopies']>) {
+    return this.#search.readLeftOutCopies(...a);
   }
   facets(...a: Parameters<RowSearch['facets']>) {
     return this.#search.facets(...a);
@@ -124,11 +131,12 @@ export class RowsRepository {
     return { rows: Number(row?.rows ?? 0), diskBytes: Number(row?.disk ?? 0) };
   }
 
-  /** Empties the table (every file's searchable rows); returns how many rows there were. */
+  /** Empties the table (every file's searchable rows) and the list of copies; returns how many rows there were. */
   async truncate(): Promise<number> {
     const { rows } = await this.totals();
     const { layout } = this.#t;
     await layout.everyNode(`TRUNCATE TABLE ${layout.rowsLocal}${layout.onCluster}`);
+    await this.copies.truncate();
     return rows;
   }
 
@@ -137,11 +145,13 @@ export class RowsRepository {
    * out first (a primary-key lookup): the delete is a mutation of every part that may hold them,
    * which costs time on every part even when it removes nothing (docs/benchmarks.md),
    * and every ingest starts by clearing what an earlier attempt left. On a cluster the delete goes to
-   * every shard's local table (a Distributed table refuses DELETE).
+   * every shard's local table (a Distributed table refuses DELETE). Their entries in the list of
+   * copies go too.
    */
   async deleteFiles(fileIds: string[]): Promise<void> {
     if (!fileIds.length) return;
     await this.#stopWrites(fileIds);
+    await this.copies.clear(fileIds);
     const rs = await this.#t.client.query({
       query: `SELECT DISTINCT file_id FROM ${this.#t.table} WHERE file_id IN {ids:Array(String)}`,
       query_params: { ids: fileIds },

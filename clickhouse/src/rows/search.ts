@@ -1,5 +1,6 @@
 import type { FileRow } from '../files.repository.ts';
-import { compileQuery, keyBound, toHits, valueOf } from './criteria-sql.ts';
+import { leaveOutCopies, readLeftOutCopies } from './copies.ts';
+import { compileQuery, keyBound, toHits, valueOf, type CompiledQuery } from './criteria-sql.ts';
 import { suggestAnySql, suggestSql, type SuggestionRead, type SuggestionReads } from './suggest-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
@@ -8,9 +9,29 @@ import type { RowHit, RowQuery, RowsTable } from './types.ts';
 export class RowSearch {
   constructor(private readonly t: RowsTable) {}
 
-  /** Number of rows matching the query. */
+  /**
+   * `query` with the copies of records it leaves out read once (see readLeftOutCopies), for the
+   * reads that follow: a search reads them first and hands the answer to its count, page and facets.
+   */
+  readLeftOutCopies(query: RowQuery): Promise<RowQuery> {
+    return readLeftOutCopies(this.t, query);
+  }
+
+  /**
+   * The query as SQL (see compileQuery), leaving out the copies of records exported twice unless
+   * it asks for every copy (see leaveOutCopies; read first when the query has not); null when it
+   * can match nothing.
+   */
+  async #compile(query: RowQuery): Promise<CompiledQuery | null> {
+    const q = await readLeftOutCopies(this.t, query);
+    const c = compileQuery(q);
+    return c && leaveOutCopies(this.t, q, c);
+  }
+
+  /** Number of rows matching the query (its copies left out: the matching rows' count less theirs). */
   async count(query: RowQuery): Promise<number> {
-    const c = compileQuery(query);
+    const q = await readLeftOutCopies(this.t, query);
+    const c = compileQuery(q);
     if (!c) return 0;
     const rs = await this.t.client.query({
       query: `SELECT count() AS n FROM ${this.t.table} ${c.filter}`,
@@ -18,7 +39,7 @@ export class RowSearch {
       format: 'JSONEachRow',
     });
     const [row] = await rs.json<{ n: number }>();
-    return Number(row?.n ?? 0);
+    return Number(row?.n ?? 0) - (q.leftOut?.count ?? 0);
   }
 
   /**
@@ -26,7 +47,7 @@ export class RowSearch {
    * and `limit` count rows.
    */
   async page(query: RowQuery, offset: number, limit: number): Promise<RowHit[]> {
-    const c = compileQuery(query);
+    const c = await this.#compile(query);
     if (!c) return [];
     const params: Record<string, unknown> = { ...c.params, limit, offset };
     const sortValue = query.sort && valueOf(query.files, query.sort.header, 'sortHeader');
@@ -53,7 +74,7 @@ export class RowSearch {
    * turning each row into one per header; docs/benchmarks.md). Counts are exact. A header no file has gets no entry.
    */
   async facets(query: RowQuery, headers: readonly string[], limit: number): Promise<SearchFacet[]> {
-    const c = compileQuery(query);
+    const c = await this.#compile(query);
     if (!c || !headers.length) return [];
     const params: Record<string, unknown> = { ...c.params, limit };
     const values: string[] = [];
@@ -93,7 +114,7 @@ export class RowSearch {
    * query's result, so one unbounded query would not stream).
    */
   async *scan(query: RowQuery, batchSize = 20_000): AsyncGenerator<RowHit[]> {
-    const c = compileQuery(query);
+    const c = await this.#compile(query);
     if (!c) return;
     const fetch = async (last: RowHit | null): Promise<RowHit[]> => {
       const after = keyBound('>', last && [last.fileId, last.sheet, last.rowNumber], 'after');

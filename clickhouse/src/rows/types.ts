@@ -107,6 +107,26 @@ export interface RowQuery {
    * and row number.
    */
   sort?: { header: string; order: 'asc' | 'desc' } | undefined;
+  /**
+   * Every copy of a record exported twice (the same DOI or database id) comes back; unset, only the
+   * copy in the newest upload among `files` (see copies.ts).
+   */
+  everyCopy?: boolean | undefined;
+  /**
+   * The copies the query leaves out, read once for the reads that follow (readLeftOutCopies, which
+   * RowSearch and RowExport call when it is unset).
+   */
+  leftOut?: LeftOutCopies | undefined;
+}
+
+/** The copies of records a query leaves out (see copies.ts). */
+export interface LeftOutCopies {
+  /** Matching rows left out. */
+  count: number;
+  /** Their keys, when at most LISTED_COPIES_MAX; null when more (each read then finds them). */
+  rows: RowKey[] | null;
+  /** The searched files with listed copies (the only ones a copy left out can be in). */
+  files: string[];
 }
 
 /** A matching row with its cells keyed by header name. */

@@ -9,6 +9,7 @@ import {
   type ImportReport,
 } from '@sift/shared/contracts';
 import type { EncodingGuess, SpreadsheetFormat } from '@sift/spreadsheet';
+import { authorColumns } from './author-rows.ts';
 import type { LoadNotes } from './types.ts';
 
 /**
@@ -35,8 +36,37 @@ export interface ImportReportInput {
 }
 
 /**
+ * The owner's other files of `file`'s type, whatever their status: those whose rows a copy of one
+ * of `file`'s records may be in.
+ */
+async function otherFiles(storage: Storage, file: FileRow): Promise<FileRow[]> {
+  const theirs = await storage.files.list({ ownerId: file.ownerId, fileType: file.fileType });
+  return theirs.filter((f) => f.id !== file.id);
+}
+
+/**
+ * Lists the rows of a published AUTHOR file that copy an author of a record in the owner's other
+ * AUTHOR files or twice in the file (RowCopies.record, each author's name part of the key), so that
+ * the Authors search shows each author of a record exported twice once.
+ *
+ * @param storage - the storage
+ * @param author - the AUTHOR file, PROCESSED
+ * @returns how many of its rows are copies
+ */
+export async function listAuthorCopies(storage: Storage, author: FileRow): Promise<number> {
+  const others = await otherFiles(storage, author);
+  const names = new Set<string>();
+  for (const f of [author, ...others]) {
+    const cols = authorColumns(f.columnNames);
+    if (cols) names.add(cols.authors);
+  }
+  return storage.rows.copies.record(author, others, [...names]);
+}
+
+/**
  * The import report of a file (`ImportReport`): its encoding and delimiter (CSV), each sheet's
- * header row, renamed and empty columns and rows, and warnings. Reads the file's rows once. The
+ * header row, renamed and empty columns and rows, records exported twice, and warnings. Reads the
+ * file's rows once, and lists the copies of its records for the search (RowCopies.record). The
  * AUTHOR file's pairing (authorPairing) is added once that file is derived.
  */
 export async function buildImportReport(input: ImportReportInput): Promise<ImportReport> {
@@ -74,13 +104,13 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
     warnings.push(
       `${overflow.length} ${overflow.length === 1 ? 'column is' : 'columns are'} kept past the column limit: searchable, but more slowly (${overflow.slice(0, 5).join(', ')}${overflow.length > 5 ? ', …' : ''}).`,
     );
-  const others = (await storage.files.list({ ownerId: general.ownerId, fileType: 'GENERAL' })).filter(
-    (f) => f.id !== general.id && f.status === 'PROCESSED',
-  );
-  const recordCopies = await storage.rows.report.recordCopies(general, others);
+  const others = await otherFiles(storage, general);
+  await storage.rows.copies.record(general, others);
+  const processed = others.filter((f) => f.status === 'PROCESSED');
+  const recordCopies = await storage.rows.report.recordCopies(general, processed);
   if (recordCopies?.inOtherFiles)
     warnings.push(
-      `${recordCopies.inOtherFiles.toLocaleString('en-US')} ${recordCopies.inOtherFiles === 1 ? 'record is' : 'records are'} already in your other files (the same DOI or database id): searches show each copy.`,
+      `${recordCopies.inOtherFiles.toLocaleString('en-US')} ${recordCopies.inOtherFiles === 1 ? 'record is' : 'records are'} already in your other files (the same DOI or database id): searches show each record once, from the newest upload, unless you ask for every copy.`,
     );
   const guess = input.csv?.encoding ?? input.encoding ?? null;
   const report: ImportReport = {

@@ -15,6 +15,7 @@ import {
   type IngestRun,
   type PublishedGeneral,
 } from './stages.ts';
+import { listAuthorCopies } from './import-report.ts';
 import { RECORD_WAIT_MS, type IngestDeps, type ProgressReporter } from './types.ts';
 
 /**
@@ -87,7 +88,13 @@ async function runStages(run: IngestRun, checkpoints?: IngestCheckpoints): Promi
     await deps.storage.importReports.removeIds([general.id]);
     return [];
   }
-  if (author) await deps.storage.files.save(author.record);
+  if (author) {
+    await deps.storage.files.save(author.record);
+    await listAuthorCopies(deps.storage, author.record).catch((e: unknown) =>
+      // Searchable as it is: the Authors search then shows every copy of this file's authors.
+      console.error(`[sift] Could not list the copied records of file ${author.record.id}`, e),
+    );
+  }
   await addAuthorPairing(run, general, await importReport, author);
   await run.progress(4, 100);
   return author ? [author.record, general] : [general];

@@ -66,9 +66,14 @@ const sortFields = {
  * case and accents (`muller` finds `Müller` and `MÜLLER`, `Sorensen` finds `Sørensen`), since
  * author names from many countries are spelt with and without their accents in the same data.
  * `matchAccents: true` makes accents count (case still does not), for telling `Muller` from `Müller`.
+ *
+ * A record exported twice (the same DOI, Web of Science UT, Scopus EID or PubMed id, in two files
+ * or twice in one) matches once, from the newest upload; `everyCopy: true` gives every copy
+ * (`SearchResponse.copiesLeftOut` says how many were left out). Exports follow the same choice.
  */
 const matchFields = {
   matchAccents: z.boolean().optional(),
+  everyCopy: z.boolean().optional(),
 };
 
 /** Most columns a search may ask facets of, and most values a facet answers. */
@@ -141,6 +146,11 @@ export interface SearchResponse {
   message: string | null;
   /** The facets asked for (`facets`), in the order asked, for the columns some searched file has. */
   facets?: SearchFacet[];
+  /**
+   * Matching rows left out as copies of a record in a newer upload (without `everyCopy`); absent
+   * when none were.
+   */
+  copiesLeftOut?: number;
 }
 
 /** A column's most frequent non-blank values among a search's matching rows, with their row counts. */
@@ -251,5 +261,6 @@ export interface SavedQuery {
   sortBy?: string;
   sortOrder?: 'asc' | 'desc';
   matchAccents?: boolean;
+  everyCopy?: boolean;
   createdAt: string;
 }

@@ -10,6 +10,7 @@ const state: UrlSearchState = {
     sortBy: 'Article Title',
     sortOrder: 'desc',
     matchAccents: true,
+    everyCopy: true,
   },
   hidden: ['Abstract', 'Notes, misc'],
   filter: { mode: 'exclude', fileIds: ['f1', 'f2'] },
@@ -19,7 +20,7 @@ describe('search state in the URL', () => {
   it('writes every part of a search and reads the same search back', () => {
     const url = searchToUrl(state);
     expect(url).toBe(
-      'q.Author+Full+Names=M%C3%BCller%2C+J&q.Country+%26+Region=a%3Db&exclude=f1%2Cf2&hide=Abstract&hide=Notes%2C+misc&sort=Article+Title&order=desc&accents=exact&size=500&page=3',
+      'q.Author+Full+Names=M%C3%BCller%2C+J&q.Country+%26+Region=a%3Db&exclude=f1%2Cf2&hide=Abstract&hide=Notes%2C+misc&sort=Article+Title&order=desc&accents=exact&copies=all&size=500&page=3',
     );
     expect(searchFromUrl(`?${url}`)).toEqual(state);
   });

@@ -14,7 +14,7 @@ import { pageSizeOf, SEARCH_PAGE_SIZE } from './search';
 import { matchingOf, sortOf, type ColumnSearchRequest, type ScreenSearchState } from './store';
 
 const CRITERION = 'q.';
-const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'accents', 'size', 'page']);
+const KNOWN = new Set(['include', 'exclude', 'hide', 'sort', 'order', 'accents', 'copies', 'size', 'page']);
 
 /** What of a screen's state the URL holds. */
 export type UrlSearchState = Pick<ScreenSearchState, 'request' | 'hidden' | 'filter'>;
@@ -33,6 +33,7 @@ export function searchToUrl(state: UrlSearchState): string {
     if (request.sortOrder === 'desc') params.set('order', 'desc');
   }
   if (request.matchAccents) params.set('accents', 'exact');
+  if (request.everyCopy) params.set('copies', 'all');
   if (request.size !== SEARCH_PAGE_SIZE) params.set('size', String(request.size));
   if (request.page > 0) params.set('page', String(request.page + 1));
   return params.toString();
@@ -61,7 +62,10 @@ export function searchFromUrl(search: string): UrlSearchState | null {
       sortBy: params.get('sort')?.trim(),
       sortOrder: params.get('order') === 'desc' ? 'desc' : 'asc',
     }),
-    ...matchingOf({ matchAccents: params.get('accents') === 'exact' }),
+    ...matchingOf({
+      matchAccents: params.get('accents') === 'exact',
+      everyCopy: params.get('copies') === 'all',
+    }),
   };
   const ids = (mode: 'include' | 'exclude') =>
     (params.get(mode) ?? '')

@@ -13,6 +13,8 @@ export interface ColumnSearchRequest {
   sortOrder?: 'asc' | 'desc';
   /** Accents must match too (set only when true: by default `muller` finds `Müller`). */
   matchAccents?: boolean;
+  /** Every copy of a record exported twice (set only when true: by default each is shown once). */
+  everyCopy?: boolean;
 }
 
 /** The sort fields of a request (or a saved search), if it sorts: `sortOrder` then `asc` unless `desc`. */
@@ -22,24 +24,34 @@ export function sortOf(
   return sorted?.sortBy ? { sortBy: sorted.sortBy, sortOrder: sorted.sortOrder ?? 'asc' } : {};
 }
 
-/** `matchAccents` as a request carries it: present only when true (by default accents do not count). */
+/** How rows match, as a request carries it. */
+export type Matching = Pick<ColumnSearchRequest, 'matchAccents' | 'everyCopy'>;
+
+/**
+ * `matchAccents` and `everyCopy` as a request carries them: each present only when true (by
+ * default accents do not count and a record exported twice is shown once).
+ */
 export function matchingOf(
-  from: { matchAccents?: boolean | undefined } | null | undefined,
-): Pick<ColumnSearchRequest, 'matchAccents'> {
-  return from?.matchAccents ? { matchAccents: true } : {};
+  from: { matchAccents?: boolean | undefined; everyCopy?: boolean | undefined } | null | undefined,
+): Matching {
+  return {
+    ...(from?.matchAccents ? { matchAccents: true } : {}),
+    ...(from?.everyCopy ? { everyCopy: true } : {}),
+  };
 }
 
 /**
  * What a request (or a saved search) carries beside its criteria and page: its sort (see sortOf)
- * and `matchAccents` when set (see matchingOf).
+ * and how rows match (see matchingOf).
  */
 export function searchOptionsOf(
   from: {
     sortBy?: string | undefined;
     sortOrder?: 'asc' | 'desc' | undefined;
     matchAccents?: boolean | undefined;
+    everyCopy?: boolean | undefined;
   } | null,
-): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder' | 'matchAccents'> {
+): Pick<ColumnSearchRequest, 'sortBy' | 'sortOrder' | 'matchAccents' | 'everyCopy'> {
   return { ...sortOf(from), ...matchingOf(from) };
 }
 

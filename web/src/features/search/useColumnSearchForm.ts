@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { FileType } from '@sift/shared/contracts';
-import { matchingOf, searchOptionsOf, useScreenSearchState, type ColumnSearchRequest } from './store';
+import {
+  matchingOf,
+  searchOptionsOf,
+  useScreenSearchState,
+  type ColumnSearchRequest,
+  type Matching,
+} from './store';
 import { buildCriteria, pageSizeOf, SEARCH_PAGE_SIZE } from './search';
 
 export type { ColumnSearchRequest } from './store';
@@ -62,7 +68,7 @@ export function useColumnSearchForm(
     return !same;
   };
 
-  /** Clears every criterion (keeping whether accents must match: a setting, not a criterion). */
+  /** Clears every criterion (keeping how rows match: settings, not criteria). */
   const clear = () =>
     update((current) => ({
       values: {},
@@ -74,13 +80,17 @@ export function useColumnSearchForm(
       },
     }));
 
-  /** Accents must match, or not: the shown search again from its first page. */
-  const setMatchAccents = (on: boolean) =>
+  /** How rows match changed (accents, copies): the shown search again from its first page. */
+  const setMatching = (change: Partial<Record<keyof Matching, boolean>>) =>
     update((current) => {
       if (!current.request) return {};
-      const { matchAccents: _was, ...rest } = current.request;
-      return { request: { ...rest, page: 0, ...matchingOf({ matchAccents: on }) } };
+      const { matchAccents, everyCopy, ...rest } = current.request;
+      return { request: { ...rest, page: 0, ...matchingOf({ matchAccents, everyCopy, ...change }) } };
     });
+  /** Accents must match, or not. */
+  const setMatchAccents = (on: boolean) => setMatching({ matchAccents: on });
+  /** Every copy of a record exported twice, or each once. */
+  const setEveryCopy = (on: boolean) => setMatching({ everyCopy: on });
 
   /** A column header clicked: sorts by it ascending, then descending, then back to file order (page 0). */
   const sortBy = (column: string) =>
@@ -133,6 +143,7 @@ export function useColumnSearchForm(
     setPageSize,
     sortBy,
     setMatchAccents,
+    setEveryCopy,
     addCriterion,
     activeTerms,
   };

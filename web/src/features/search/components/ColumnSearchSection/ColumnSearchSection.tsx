@@ -35,6 +35,7 @@ export function ColumnSearchSection({
   fileCount,
 }: ColumnSearchSectionProps) {
   const { form, search, exporter } = screen;
+  const copiesLeftOut = search.data?.copiesLeftOut ?? 0;
   return (
     <>
       <Paper withBorder p="md" radius="md">
@@ -72,6 +73,19 @@ export function ColumnSearchSection({
                 onChange={(event) => form.setMatchAccents(event.currentTarget.checked)}
                 disabled={form.request === null}
               />
+              {(form.request?.everyCopy || copiesLeftOut > 0) && (
+                <Checkbox
+                  label="Show every copy"
+                  title="Off: a record exported twice (the same DOI or database id) is shown once, from the newest upload. On: every copy."
+                  description={
+                    copiesLeftOut > 0
+                      ? `${copiesLeftOut.toLocaleString('en-US')} ${copiesLeftOut === 1 ? 'copy' : 'copies'} of shown records left out`
+                      : undefined
+                  }
+                  checked={form.request?.everyCopy ?? false}
+                  onChange={(event) => form.setEveryCopy(event.currentTarget.checked)}
+                />
+              )}
             </>
           }
         />

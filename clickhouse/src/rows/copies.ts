@@ -1,0 +1,214 @@
+/**
+ * Records exported twice, shown once: the rows of one owner's files that copy the same record (the
+ * same DOI or database id, recordKeySql) are listed in `record_copies` when a file is ingested, and
+ * a search leaves out every listed copy but one among the rows it matches, the one in the newest
+ * upload. Only copies are listed (a few rows of most files), so a search reads that list, never a
+ * key of every row. A listed row whose copies are gone (deleted, or outside the search's files)
+ * is the only one of its record and hides nothing: a file's entries go only with its own rows.
+ */
+import { TupleParam } from '@clickhouse/client';
+import type { FileRow } from '../files.repository.ts';
+import { compileQuery, valueOf, type CompiledQuery } from './criteria-sql.ts';
+import { recordKeySql } from './record-key.ts';
+import type { RowKey, RowQuery, RowsTable } from './types.ts';
+
+/** Writing and clearing the list of copies (`record_copies`). */
+export class RowCopies {
+  constructor(private readonly t: RowsTable) {}
+
+  /**
+   * Lists the rows of `file` whose record is in `others` or twice in `file`, and the rows of
+   * `others` they copy. `others` are the owner's other files of the same type, whatever their
+   * status: a file still loading is then found by whichever of two concurrent ingests ends last.
+   * `alsoHeaders` (an AUTHOR file's author headers) make a row's author part of its key, with how
+   * many times the name came before in the record in its file (two `Wang, L` of one paper are two
+   * authors), so that a record's authors are not copies of each other. The engine holds `file`'s
+   * keys only.
+   *
+   * @returns how many rows of `file` are listed (0 without a record id column)
+   */
+  async record(file: FileRow, others: FileRow[], alsoHeaders: readonly string[] = []): Promise<number> {
+    const own = keySql([file], 'k', alsoHeaders);
+    if (!own) return 0;
+    const theirs = others.length ? keySql(others, 'o', alsoHeaders) : null;
+    const { table, layout } = this.t;
+    const inSet = layout.cluster ? 'GLOBAL IN' : 'IN';
+    const ownKeys = `SELECT ${own.sql} FROM ${table} WHERE file_id = {id:String}`;
+    const theirRows = theirs
+      ? `UNION ALL SELECT file_id, sheet, row_number, ${theirs.sql} AS base FROM ${table}
+         WHERE file_id IN {others:Array(String)} AND base != '' AND base ${inSet} (${ownKeys})`
+      : '';
+    // The nth row of a file with one author key is its nth author of that name in the record.
+    const key = alsoHeaders.length
+      ? `concat(base, '\n', toString(row_number() OVER (PARTITION BY file_id, base ORDER BY sheet, row_number)))`
+      : 'base';
+    const params = { ...own.params, ...theirs?.params, id: file.id, others: others.map((f) => f.id) };
+    await this.t.client.command({
+      query: `INSERT INTO ${layout.copies} (file_id, sheet, row_number, record_key)
+              SELECT file_id, sheet, row_number, key FROM (
+                SELECT file_id, sheet, row_number, key, count() OVER (PARTITION BY key) AS n FROM (
+                  SELECT file_id, sheet, row_number, ${key} AS key FROM (
+                    SELECT file_id, sheet, row_number, ${own.sql} AS base FROM ${table}
+                    WHERE file_id = {id:String} AND base != '' ${theirRows})))
+              WHERE n > 1`,
+      query_params: params,
+    });
+    const rs = await this.t.client.query({
+      query: `SELECT count() AS n FROM (SELECT DISTINCT sheet, row_number FROM ${layout.copies} WHERE file_id = {id:String})`,
+      query_params: { id: file.id },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number }>();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Removes the entries of these files (their rows are gone, or about to be loaded again). */
+  async clear(fileIds: string[]): Promise<void> {
+    const { layout, client } = this.t;
+    const rs = await client.query({
+      query: `SELECT DISTINCT file_id FROM ${layout.copies} WHERE file_id IN {ids:Array(String)}`,
+      query_params: { ids: fileIds },
+      format: 'JSONCompactEachRow',
+    });
+    const listed = (await rs.json<[string]>()).map(([id]) => id);
+    if (!listed.length) return;
+    await layout.everyNode(
+      `DELETE FROM ${layout.copiesLocal}${layout.onCluster} WHERE file_id IN {ids:Array(String)}`,
+      { query_params: { ids: listed }, clickhouse_settings: { lightweight_deletes_sync: '2' } },
+    );
+  }
+
+  /** Empties the list (every file's rows went). */
+  async truncate(): Promise<void> {
+    const { layout } = this.t;
+    await layout.everyNode(`TRUNCATE TABLE ${layout.copiesLocal}${layout.onCluster}`);
+  }
+}
+
+/**
+ * Most copies a query's reads are told as a list (a parameter of about 60 bytes a row); past this
+ * each read finds them again with a subquery (see leaveOutCopies).
+ */
+export const LISTED_COPIES_MAX = 1_000;
+
+/**
+ * Whether `query` leaves copies out: unless it asks for every copy, when a searched file has a
+ * record id column.
+ */
+function leavesOutCopies(query: RowQuery): boolean {
+  return !query.everyCopy && recordKeySql(query.files, 'k') !== null;
+}
+
+/**
+ * `query` with the copies it leaves out read once (`leftOut`) for the reads that follow it (count,
+ * page, facets, export): their number, and their keys when at most LISTED_COPIES_MAX. First the
+ * searched files with listed copies (a primary-key read; none: nothing more to read), then those
+ * copies (hiddenSelect). Nothing is read when no searched file has a record id column, the query
+ * asks for every copy, or they were read already. A search's reads then cost about what they
+ * cost without copies: a count is the matching rows' less the copies, a page leaves out a short
+ * list.
+ *
+ * @param t - the rows table
+ * @param query - the query
+ * @returns the query, with `leftOut` when it leaves copies out
+ */
+export async function readLeftOutCopies(t: RowsTable, query: RowQuery): Promise<RowQuery> {
+  if (query.leftOut || !leavesOutCopies(query)) return query;
+  const c = compileQuery(query);
+  if (!c) return query;
+  const sheets = query.sheets?.length ? 'AND sheet IN {sheets:Array(String)}' : '';
+  const listed = await t.client.query({
+    query: `SELECT DISTINCT file_id FROM ${t.layout.copies} WHERE file_id IN {fileIds:Array(String)} ${sheets}`,
+    query_params: c.params,
+    format: 'JSONCompactEachRow',
+  });
+  const files = (await listed.json<[string]>()).map(([id]) => id);
+  if (!files.length) return { ...query, leftOut: { count: 0, rows: [], files } };
+  const rs = await t.client.query({
+    query: `SELECT count() AS n, groupArray(${LISTED_COPIES_MAX})(h) AS keys FROM (${hiddenSelect(t, query, c)})`,
+    query_params: { ...c.params, copyFiles: files },
+    format: 'JSONEachRow',
+  });
+  const [row] = await rs.json<{ n: number | string; keys: [string, string, number][] }>();
+  const count = Number(row?.n ?? 0);
+  const keys = (row?.keys ?? []).map(([f, s, r]): RowKey => [f, s, Number(r)]);
+  return { ...query, leftOut: { count, rows: count <= LISTED_COPIES_MAX ? keys : null, files } };
+}
+
+/**
+ * `c` (the compiled `query`) leaving out the copies of records `query.leftOut` says it leaves
+ * out (see readLeftOutCopies): the list it holds, or, when that was too long to hold, a subquery
+ * that finds them again (hiddenSelect). `c` as it is when the query leaves none out, or they were
+ * not read.
+ *
+ * @param t - the rows table
+ * @param query - the query, its copies read
+ * @param c - its compiled form
+ * @returns the compiled query, its filter extended
+ */
+export function leaveOutCopies(t: RowsTable, query: RowQuery, c: CompiledQuery): CompiledQuery {
+  const left = query.leftOut;
+  if (!left?.count || !leavesOutCopies(query)) return c;
+  if (left.rows)
+    return {
+      ...c,
+      filter: `${c.filter} AND (file_id, sheet, row_number) NOT IN {leftOut:Array(Tuple(String, String, UInt32))}`,
+      params: { ...c.params, leftOut: left.rows.map((k) => new TupleParam(k)) },
+    };
+  const notIn = t.layout.cluster ? 'GLOBAL NOT IN' : 'NOT IN';
+  return {
+    ...c,
+    filter: `${c.filter} AND (file_id, sheet, row_number) ${notIn} (${hiddenSelect(t, query, c)})`,
+    params: { ...c.params, copyFiles: left.files },
+  };
+}
+
+/**
+ * A SELECT of the copies `query` (compiled as `c`, whose parameters it uses, with `copyFiles`:
+ * the searched files with listed copies) leaves out, as one tuple column
+ * `(file_id, sheet, row_number)`: of each record's copies in the searched files (`fileIds`,
+ * newest upload first), all but the first in that order. With criteria, only copies they match count (a copy the
+ * criteria miss never hides one they find): the matching rows of the files with copies are read
+ * first, which the criteria's own index narrows.
+ */
+function hiddenSelect(t: RowsTable, query: RowQuery, c: CompiledQuery): string {
+  const { table, layout } = t;
+  const inSet = layout.cluster ? 'GLOBAL IN' : 'IN';
+  const where = ['file_id IN {copyFiles:Array(String)}'];
+  if (query.sheets?.length) where.push('sheet IN {sheets:Array(String)}');
+  if (Object.keys(query.criteria).length)
+    where.push(`(file_id, sheet, row_number) ${inSet} (
+      SELECT file_id, sheet, row_number FROM ${table} ${c.filter} AND file_id IN {copyFiles:Array(String)})`);
+  // A row listed twice (by two ingests, before a merge) counts once.
+  return `SELECT (file_id, sheet, row_number) AS h FROM (
+            SELECT file_id, sheet, row_number,
+                   row_number() OVER (PARTITION BY record_key
+                                      ORDER BY indexOf({fileIds:Array(String)}, file_id), sheet, row_number) AS copy
+            FROM (SELECT DISTINCT file_id, sheet, row_number, record_key FROM ${layout.copies}
+                  WHERE ${where.join(' AND ')}))
+          WHERE copy > 1`;
+}
+
+/**
+ * SQL of a row's copy key over `files`: its record key (recordKeySql), followed, with
+ * `alsoHeaders`, by the row's folded value of the first of them it has; null without a record id
+ * column.
+ */
+function keySql(
+  files: FileRow[],
+  prefix: string,
+  alsoHeaders: readonly string[],
+): { sql: string; params: Record<string, string> } | null {
+  const key = recordKeySql(files, prefix);
+  if (!key || !alsoHeaders.length) return key;
+  const params = { ...key.params };
+  const values = alsoHeaders.flatMap((header, i) => {
+    const value = valueOf(files, header, `${prefix}a${i}`);
+    if (!value) return [];
+    params[`${prefix}a${i}`] = header;
+    return [`nullIf(trimBoth(${value}), '')`];
+  });
+  if (!values.length) return key;
+  const also = `lowerUTF8(coalesce(${values.join(', ')}, ''))`;
+  return { sql: `if((${key.sql}) = '', '', concat(${key.sql}, '\\n', ${also}))`, params };
+}
