@@ -179,10 +179,11 @@ it('leaves out more copies than it lists (LISTED_COPIES_MAX) as exactly, in coun
       size: 1000,
       ...body,
     });
-  const page = await search({ page: 1 });
+  const last = Math.floor(rows / 1000);
+  const page = await search({ page: last });
   expect(page.totalRecords).toBe(rows);
   expect(page.copiesLeftOut).toBe(rows);
-  expect(page.data).toHaveLength(rows - 1000);
+  expect(page.data).toHaveLength(rows % 1000);
   expect(new Set(page.data.map((r) => r['Tag']))).toEqual(new Set(['second']));
   // Criteria that only the older copies meet: all of them are shown.
   const older = await search({ searchCriteria: { Tag: 'first' } });

@@ -1,4 +1,3 @@
-import { TupleParam } from '@clickhouse/client';
 import { stringLiteral } from './sql.ts';
 
 /**
@@ -10,10 +9,10 @@ import { stringLiteral } from './sql.ts';
  *
  * Supported types: `String` (any text: `\` and `'` are escaped, so a value can never leave its
  * literal), the integer types (`UInt8`…`UInt64`, `Int8`…`Int64`: safe integers, bigints or digit
- * strings), `Array(String)` and arrays of tuples of those (`Array(Tuple(String, UInt32))`, each
- * tuple a TupleParam or an array). Returns null, leaving the query to the engine's own binding, when a
- * placeholder has another type or its value does not fit the type; placeholders without a value
- * are left as they are (the engine reports them). One pass over the original text: a value that
+ * strings), `Array(String)` and arrays of an integer type (`Array(UInt32)`). Returns null,
+ * leaving the query to the engine's own binding, when a placeholder has another type or its value
+ * does not fit the type; placeholders without a value are left as they are (the engine reports
+ * them). One pass over the original text: a value that
  * itself looks like a placeholder is never substituted again.
  *
  * @param query - SQL with `{name:Type}` placeholders
@@ -34,6 +33,7 @@ export function inlineQueryParams(query: string, params: Record<string, unknown>
 /** `{name:Type}` with a plain identifier as the name and no braces in the type. */
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):([^{}]+)\}/g;
 const INTEGER_TYPE = /^U?Int(8|16|32|64)$/;
+const INTEGER_ARRAY = /^Array\((U?Int(?:8|16|32|64))\)$/;
 
 function toLiteral(type: string, value: unknown): string | null {
   if (type === 'String') {
@@ -42,43 +42,30 @@ function toLiteral(type: string, value: unknown): string | null {
       : null;
   }
   if (INTEGER_TYPE.test(type)) {
-    const digits =
-      typeof value === 'number' && Number.isSafeInteger(value)
-        ? String(value)
-        : typeof value === 'bigint' || (typeof value === 'string' && /^-?\d+$/.test(value))
-          ? String(value)
-          : null;
-    if (digits === null || (type.startsWith('U') && digits.startsWith('-'))) return null;
-    return `to${type}(${digits})`;
+    const digits = integerDigits(type, value);
+    return digits === null ? null : `to${type}(${digits})`;
   }
   if (type === 'Array(String)') {
     if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return null;
     return `CAST([${value.map(stringLiteral).join(', ')}] AS Array(String))`;
   }
-  const tuple = ARRAY_OF_TUPLES.exec(type);
-  if (tuple) {
-    const types = tuple[1]!.split(',').map((t) => t.trim());
+  const integers = INTEGER_ARRAY.exec(type);
+  if (integers) {
     if (!Array.isArray(value)) return null;
-    const items: string[] = [];
-    for (const item of value as unknown[]) {
-      const fields = item instanceof TupleParam ? item.values : item;
-      if (!Array.isArray(fields) || fields.length !== types.length) return null;
-      const literals = fields.map((field, i) => element(types[i]!, field));
-      if (literals.includes(null)) return null;
-      items.push(`(${literals.join(', ')})`);
-    }
-    return `CAST([${items.join(', ')}] AS ${type})`;
+    const digits = value.map((v) => integerDigits(integers[1]!, v));
+    // Plain numbers: the parser reads an array of literals as one constant, however long.
+    return digits.includes(null) ? null : `CAST([${digits.join(', ')}] AS ${type})`;
   }
   return null;
 }
 
-/** `Array(Tuple(…))` of String and integer types: the tuple's types. */
-const ARRAY_OF_TUPLES =
-  /^Array\(Tuple\(((?:\s*(?:String|U?Int(?:8|16|32|64))\s*,)*\s*(?:String|U?Int(?:8|16|32|64))\s*)\)\)$/;
-
-/** A tuple field as a literal the enclosing CAST converts: a string, or an integer's digits. */
-function element(type: string, value: unknown): string | null {
-  const literal = toLiteral(type, value);
-  if (literal === null || type === 'String') return literal;
-  return /^to\w+\((-?\d+)\)$/.exec(literal)![1]!;
+/** An integer value's digits when it fits `type` (a safe integer, a bigint or a digit string), else null. */
+function integerDigits(type: string, value: unknown): string | null {
+  const digits =
+    typeof value === 'number' && Number.isSafeInteger(value)
+      ? String(value)
+      : typeof value === 'bigint' || (typeof value === 'string' && /^-?\d+$/.test(value))
+        ? String(value)
+        : null;
+  return digits === null || (type.startsWith('U') && digits.startsWith('-')) ? null : digits;
 }

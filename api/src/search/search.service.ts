@@ -112,16 +112,19 @@ export class SearchService {
         sheets: request.sheetNames,
         sort: request.sortBy ? { header: request.sortBy, order: request.sortOrder ?? 'asc' } : undefined,
       };
-      // The copies of records it leaves out are read once, for the count, page and facets alike.
-      const query = await this.storage.rows.readLeftOutCopies(asked);
-      // The count, the page and the facets are read at once (the engine runs them side by side); a
-      // page past the end comes back empty.
-      const [totalRecords, hits, facets] = await Promise.all([
-        this.storage.rows.count(query),
+      // The matching rows are counted while the copies of records the search leaves out are read
+      // (once, for the page and the facets); then the page and the facets side by side. A page
+      // past the end comes back empty.
+      const [query, matching] = await Promise.all([
+        this.storage.rows.readLeftOutCopies(asked),
+        this.storage.rows.count({ ...asked, everyCopy: true }),
+      ]);
+      const [hits, facets] = await Promise.all([
         this.storage.rows.page(query, page * size, size),
         request.facets?.length ? this.storage.rows.facets(query, request.facets, FACET_VALUES) : null,
       ]);
       const copiesLeftOut = query.leftOut?.count ?? 0;
+      const totalRecords = matching - copiesLeftOut;
       return {
         data: toResultRows(hits, files),
         totalRecords,

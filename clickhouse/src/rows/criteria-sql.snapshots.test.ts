@@ -10,7 +10,7 @@ import type { FileRow } from '../files.repository.ts';
 import { leaveOutCopies } from './copies.ts';
 import { compileQuery, type CompiledQuery } from './criteria-sql.ts';
 import { suggestAnySql, suggestSql, type SuggestionReads } from './suggest-sql.ts';
-import { physicalColumnName, type RowKey, type RowQuery, type RowsTable } from './types.ts';
+import { physicalColumnName, type RowQuery, type RowsTable } from './types.ts';
 
 /** A PROCESSED file whose headers live in physical columns, except those listed as overflow. */
 function file(id: string, headers: string[], overflow: string[] = []): FileRow {
@@ -112,7 +112,11 @@ describe('leaveOutCopies', () => {
       const c = compileQuery(query)!;
       const files = ['scopus'];
       const many = { ...query, leftOut: { count: 5_000, rows: null, files } };
-      const listed = { ...query, leftOut: { count: 1, rows: [['scopus', 'Sheet1', 3]] as RowKey[], files } };
+      const rows = [
+        { fileId: 'scopus', sheet: 'Sheet1', rows: [3, 9] },
+        { fileId: 'wos-ids', sheet: 'Sheet1', rows: [2] },
+      ];
+      const listed = { ...query, leftOut: { count: 3, rows, files } };
       const cases: [string, CompiledQuery][] = [
         [`${name}, too many copies to list`, leaveOutCopies(t, many, c)],
       ];

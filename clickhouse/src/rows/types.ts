@@ -119,12 +119,22 @@ export interface RowQuery {
   leftOut?: LeftOutCopies | undefined;
 }
 
+/** Row numbers of one file's sheet. */
+export interface SheetRows {
+  fileId: string;
+  sheet: string;
+  rows: number[];
+}
+
 /** The copies of records a query leaves out (see copies.ts). */
 export interface LeftOutCopies {
   /** Matching rows left out. */
   count: number;
-  /** Their keys, when at most LISTED_COPIES_MAX; null when more (each read then finds them). */
-  rows: RowKey[] | null;
+  /**
+   * Their row numbers by file and sheet, when at most LISTED_COPIES_MAX; null when more (each read
+   * then finds them).
+   */
+  rows: SheetRows[] | null;
   /** The searched files with listed copies (the only ones a copy left out can be in). */
   files: string[];
 }

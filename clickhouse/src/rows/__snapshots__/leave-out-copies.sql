@@ -9,8 +9,8 @@ SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND (fi
 -- params: {"fileIds":["scopus","wos-ids"],"copyFiles":["scopus"]}
 
 -- every row of two exports with record ids, copies listed
-SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND (file_id, sheet, row_number) NOT IN {leftOut:Array(Tuple(String, String, UInt32))};
--- params: {"fileIds":["scopus","wos-ids"],"leftOut":[{"values":["scopus","Sheet1",3]}]}
+SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND NOT ((file_id = {lf0:String} AND sheet = {ls0:String} AND row_number IN {lr0:Array(UInt32)}) OR (file_id = {lf1:String} AND sheet = {ls1:String} AND row_number IN {lr1:Array(UInt32)}));
+-- params: {"fileIds":["scopus","wos-ids"],"lf0":"scopus","ls0":"Sheet1","lr0":[3,9],"lf1":"wos-ids","ls1":"Sheet1","lr1":[2]}
 
 -- a criterion, one sheet: only matching copies count, too many copies to list
 SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND sheet IN {sheets:Array(String)} AND sift_fold_v1(`c_2c00c9aaa72c717a`) LIKE sift_fold_v1({t0:String}) AND (file_id, sheet, row_number) NOT IN (SELECT (file_id, sheet, row_number) AS h FROM (
@@ -24,8 +24,8 @@ SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND she
 -- params: {"fileIds":["scopus","wos-ids"],"sheets":["Sheet1"],"t0":"%kowalski%","copyFiles":["scopus"]}
 
 -- a criterion, one sheet: only matching copies count, copies listed
-SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND sheet IN {sheets:Array(String)} AND sift_fold_v1(`c_2c00c9aaa72c717a`) LIKE sift_fold_v1({t0:String}) AND (file_id, sheet, row_number) NOT IN {leftOut:Array(Tuple(String, String, UInt32))};
--- params: {"fileIds":["scopus","wos-ids"],"sheets":["Sheet1"],"t0":"%kowalski%","leftOut":[{"values":["scopus","Sheet1",3]}]}
+SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND sheet IN {sheets:Array(String)} AND sift_fold_v1(`c_2c00c9aaa72c717a`) LIKE sift_fold_v1({t0:String}) AND NOT ((file_id = {lf0:String} AND sheet = {ls0:String} AND row_number IN {lr0:Array(UInt32)}) OR (file_id = {lf1:String} AND sheet = {ls1:String} AND row_number IN {lr1:Array(UInt32)}));
+-- params: {"fileIds":["scopus","wos-ids"],"sheets":["Sheet1"],"t0":"%kowalski%","lf0":"scopus","ls0":"Sheet1","lr0":[3,9],"lf1":"wos-ids","ls1":"Sheet1","lr1":[2]}
 
 -- on a cluster, too many copies to list
 SELECT count() FROM `sift`.rows WHERE file_id IN {fileIds:Array(String)} AND sift_fold_v1(`c_2c00c9aaa72c717a`) LIKE sift_fold_v1({t0:String}) AND (file_id, sheet, row_number) GLOBAL NOT IN (SELECT (file_id, sheet, row_number) AS h FROM (
