@@ -198,3 +198,85 @@ it('leaves out more copies than it lists (LISTED_COPIES_MAX) as exactly, in coun
   expect(lines).toHaveLength(rows);
   expect(lines.every((line) => line.endsWith('"second"') || line.endsWith(',second'))).toBe(true);
 });
+
+it('reads Lens and OpenAlex exports exactly, shows their shared record once, and takes no placeholder for an id', async () => {
+  // The layouts of the real exports (their header rows as Lens and OpenAlex write them); R writes
+  // `NA` where a cell is empty, and a placeholder is no id.
+  const lensHeaders = ['Lens ID', 'Title', 'Publication Year', 'Source Title', 'Author/s', 'PMID', 'DOI'];
+  const lens = [
+    [
+      '000-360-106-493-122',
+      'Dynamic real-time risk analytics',
+      '2020',
+      'Environment systems & decisions',
+      'Petar Radanliev; David De Roure',
+      '33251087',
+      '10.1007/s10669-020-09792-x',
+    ],
+    [
+      '000-367-630-842-001',
+      'Gaming for Healthcare',
+      '2020',
+      'International Business Research',
+      'Filomena Izzo; Ida Camminatiello',
+      'NA',
+      '',
+    ],
+    [
+      '096-251-209-041-92X',
+      'Research trends on African orchids',
+      '2021',
+      "Annales de l'Université de Parakou",
+      'Yasmine ABDOULAYE',
+      'NA',
+      'NA',
+    ],
+  ];
+  const openAlexHeaders = [
+    'id',
+    'display_name',
+    'authorships.author.display_name',
+    'doi',
+    'ids.pmid',
+    'publication_year',
+  ];
+  const openAlex = [
+    [
+      'https://openalex.org/W3106885434',
+      'Dynamic real-time risk analytics',
+      'Petar Radanliev|David De Roure',
+      'https://doi.org/10.1007/S10669-020-09792-X',
+      'https://pubmed.ncbi.nlm.nih.gov/33251087',
+      '2020',
+    ],
+    [
+      'https://openalex.org/W4223592677',
+      'Exploring machine learning: a scientometrics approach',
+      'David Opeoluwa Oyewola|Emmanuel Gbenga Dada',
+      'https://doi.org/10.1007/s42452-022-05027-7',
+      '',
+      '2022',
+    ],
+  ];
+  const csv = (headers: string[], rows: string[][]) =>
+    [headers, ...rows].map((r) => r.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')).join('\n') + '\n';
+  const lensFile = await ingested(user, 'lens-export.csv', csv(lensHeaders, lens));
+  const openAlexFile = await ingested(user, 'openalex-works.csv', csv(openAlexHeaders, openAlex));
+  const cells = async (file: FileRecord, headers: string[], body: object = {}) =>
+    (await search({ searchCriteria: {}, fileIds: [file.id], ...body })).data.map((r) =>
+      headers.map((h) => r[h]),
+    );
+  // Every cell as written, each file alone.
+  expect(await cells(lensFile, lensHeaders)).toEqual(lens);
+  expect(await cells(openAlexFile, openAlexHeaders)).toEqual(openAlex);
+  // Together: the paper both list (the same DOI, written differently) once, from the newer upload;
+  // the two Lens rows whose ids are `NA` stay two records.
+  const both = await search({ searchCriteria: {}, fileIds: [lensFile.id, openAlexFile.id] });
+  expect(both.totalRecords).toBe(4);
+  expect(both.copiesLeftOut).toBe(1);
+  expect(both.data.filter((r) => r['__fileName'] === 'openalex-works.csv')).toHaveLength(2);
+  expect(both.data.filter((r) => r['__fileName'] === 'lens-export.csv').map((r) => r['Lens ID'])).toEqual([
+    '000-367-630-842-001',
+    '096-251-209-041-92X',
+  ]);
+});
