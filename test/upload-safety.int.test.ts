@@ -176,6 +176,29 @@ describe('accepted uploads', () => {
     expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);
   });
 
+  it('fails a workbook whose rows span far more cells than they hold beside a good file', async () => {
+    // 1.4 MB of rows with a cell in column XFD cost 792 MB and 230 s to read as arrays up to it;
+    // here column CCC (2,109), so that this test's 32 MB reading heap is not what stops it.
+    const zip = await workbookZip();
+    const sheetPath = Object.keys(zip.files).find((f) => /worksheets\/sheet1\.xml$/.test(f))!;
+    const xml = await zip.file(sheetPath)!.async('string');
+    const far = Array.from(
+      { length: 600 },
+      (_, i) => `<row r="${i + 2}"><c r="CCC${i + 2}" t="inlineStr"><is><t>far</t></is></c></row>`,
+    ).join('');
+    zip.file(sheetPath, xml.replace('</sheetData>', `${far}</sheetData>`));
+    const uploaded = await user.upload([
+      { name: 'spread.xlsx', bytes: await bytes(zip) },
+      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
+    ]);
+    const spread = await user.waitForIngest(uploaded[0]!.id);
+    expect(spread.status).toBe('FAILED');
+    expect(spread.errorMessage).toMatch(
+      /^"spread\.xlsx" was refused: its sheet "Sheet1" holds \d+ cells spread over [\d,]+ places in its rows \(cells far apart, such as one in column CCC of row \d+\): delete the empty columns between them and upload it again\.$/,
+    );
+    expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
+  });
+
   it('fails a workbook whose reading exhausts its heap beside a good file, and goes on answering', async () => {
     const zip = await workbookZip();
     // Shared strings are held in memory while the sheet is read: these need far more than 32 MB.

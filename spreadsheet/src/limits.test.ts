@@ -45,6 +45,22 @@ describe("Excel's limits", () => {
     expect(columnOf('Z'.repeat(1_000))).toBeLessThanOrEqual(26 * (SHEET_LIMITS.maxColumns + 1));
   });
 
+  it('refuses rows spanning far more places than cells, and reads a sparse sheet of real data', async () => {
+    // One cell in column XFD a row: 16,384 places for 1 cell.
+    const far = Array.from({ length: 100 }, (_, i) => `<row r="${i + 2}">${cell(`XFD${i + 2}`, 'x')}</row>`);
+    const file = await workbook('far.xlsx', `<row r="1">${cell('A1', 'Name')}</row>${far.join('')}`);
+    await expect(read(file)).rejects.toThrow(
+      /^"far\.xlsx" was refused: its sheet "Data" holds 63 cells spread over 1,015,809 places in its rows \(cells far apart, such as one in column XFD of row 63\): delete the empty columns between them and upload it again\.$/,
+    );
+    // A survey's answers: 20,000 rows of 60 columns, 1 in 50 filled (3 cells a row on average).
+    const rows = Array.from({ length: 20_000 }, (_, i) => {
+      const r = i + 2;
+      return `<row r="${r}">${cell(`A${r}`, 'id')}${cell(`AZ${r}`, 'y')}${i % 2 ? cell(`BH${r}`, 'z') : ''}</row>`;
+    });
+    const sparse = await workbook('sparse.xlsx', `<row r="1">${cell('A1', 'Name')}</row>${rows.join('')}`);
+    expect(await read(sparse)).toHaveLength(20_001);
+  });
+
   it('refuses a row past 1,048,576', async () => {
     const file = await workbook('tall.xlsx', `<row r="99999999">${cell('A99999999', 'x')}</row>`);
     await expect(read(file)).rejects.toThrow(

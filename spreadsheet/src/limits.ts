@@ -23,6 +23,13 @@ export const SHEET_LIMITS = {
   maxSharedStrings: 16_000_000,
   /** Characters of all shared strings together. */
   maxSharedStringChars: 256 * 2 ** 20,
+  /**
+   * Cells a sheet's rows may span for each cell that holds something, once they span more than
+   * `spreadFromCells`: rows are read as arrays up to their last cell, so one cell in column XFD
+   * makes 16,384 of a row, and a 1.4 MB workbook of such rows cost 792 MB and 230 s to read.
+   */
+  maxSpread: 100,
+  spreadFromCells: 1_000_000,
   /** Legacy .xls is read whole into memory (SheetJS), so its size is capped well below uploads'. */
   maxXlsBytes: 100 * 2 ** 20,
 } as const;

@@ -25,6 +25,9 @@ export class WorksheetRows {
   #rowNumber = 0;
   #cells: string[] = [];
   #column = 0;
+  /** Cells that hold something, and cells the rows span (their arrays' lengths), so far. */
+  #present = 0;
+  #spanned = 0;
   /** The current cell's type (`t`) and style (`s`); its value text and inline string. */
   #type = '';
   #style = 0;
@@ -120,11 +123,14 @@ export class WorksheetRows {
         if (text !== '') {
           for (let i = this.#cells.length; i < this.#column - 1; i++) this.#cells.push('');
           this.#cells[this.#column - 1] = text;
+          this.#present++;
         }
         break;
       }
       case 'row':
         if (this.#cells.length) {
+          this.#spanned += this.#cells.length;
+          this.#checkSpread();
           this.#ready.push({ sheet: this.sheet, rowNumber: this.#rowNumber, cells: this.#cells });
         }
         this.#cells = [];
@@ -135,6 +141,15 @@ export class WorksheetRows {
       default:
         if (this.#inInline) this.#inline.close(name);
     }
+  }
+
+  /** Refuses rows that span far more cells than they hold (SHEET_LIMITS.maxSpread). */
+  #checkSpread(): void {
+    const { maxSpread, spreadFromCells } = SHEET_LIMITS;
+    if (this.#spanned <= spreadFromCells || this.#spanned <= this.#present * maxSpread) return;
+    throw new LimitError(
+      `its sheet "${this.sheet}" holds ${count(this.#present)} cells spread over ${count(this.#spanned)} places in its rows (cells far apart, such as one in column ${columnName(this.#cells.length)} of row ${count(this.#rowNumber)}): delete the empty columns between them and upload it again`,
+    );
   }
 
   #cellText(): string {
@@ -196,4 +211,12 @@ export function columnOf(ref: string): number {
     else break;
   }
   return column;
+}
+
+/** The letters of a 1-based column number (`1` → `A`, `16384` → `XFD`). */
+function columnName(column: number): string {
+  let name = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
 }
