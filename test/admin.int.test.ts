@@ -146,8 +146,22 @@ it('counts an account’s data and the system’s, then deletes the account with
   expect(system.storage.originalsBytes).toBe(file.sizeBytes);
   expect(system.queue).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
 
-  expect((await admin.fetch(`/admin/accounts/${adminId}`, { method: 'DELETE' })).status).toBe(409);
-  const deletion = await admin.json<AccountDeletion>(`/admin/accounts/${users.cal!.id}`, undefined, 'DELETE');
+  // One's own account cannot be confirmed for deletion; another's only with a confirmation naming it.
+  const own = await admin.sendJson('/admin/confirmations', { action: 'delete-account', target: adminId });
+  expect(((await own.json()) as { code: string }).code).toBe('SELF_DELETE');
+  const unconfirmed = await admin.fetch(`/admin/accounts/${users.cal!.id}`, { method: 'DELETE' });
+  expect(((await unconfirmed.json()) as { code: string }).code).toBe('CONFIRMATION_REQUIRED');
+  const forAnother = await admin.fetch(`/admin/accounts/${users.cal!.id}`, {
+    method: 'DELETE',
+    ...(await admin.confirmed('delete-account', users.bea!.id)),
+  });
+  expect(((await forAnother.json()) as { code: string }).code).toBe('CONFIRMATION_MISMATCH');
+  const deleted = await admin.fetch(`/admin/accounts/${users.cal!.id}`, {
+    method: 'DELETE',
+    ...(await admin.confirmed('delete-account', users.cal!.id)),
+  });
+  expect(deleted.status).toBe(200);
+  const deletion = (await deleted.json()) as AccountDeletion;
   expect(deletion).toEqual({
     accountId: users.cal!.id,
     filesDeleted: 2,

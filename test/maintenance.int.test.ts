@@ -1,6 +1,7 @@
 /**
  * Admin maintenance: clearing ClickHouse and reindexing from the stored originals brings
- * search back exactly; mass delete needs "DELETE ALL" (409 and nothing deleted otherwise) and then
+ * search back exactly; mass delete needs a confirmation of it, issued for the typed "DELETE ALL",
+ * good once and for the files as they were (409 and nothing deleted otherwise), and then
  * removes every file, row, original, export and upload session; each call reports the spec's
  * deletion-result fields.
  */
@@ -36,7 +37,6 @@ afterAll(async () => {
   await sift?.close();
 });
 
-const CONFIRMED = { headers: { 'x-confirm': 'DELETE ALL' } };
 const maintain = (p: string, init: RequestInit = {}) =>
   admin.fetch(`/admin/${p}`, { method: 'DELETE', ...init });
 
@@ -62,7 +62,9 @@ it('clears ClickHouse, then reindexes from the originals to exactly the same sea
   }
   expect(await snapshot()).toEqual(before);
 
-  const cleared = (await (await maintain('clear-clickhouse', CONFIRMED)).json()) as DeletionResult;
+  const cleared = (await (
+    await maintain('clear-clickhouse', await admin.confirmed('clear-clickhouse'))
+  ).json()) as DeletionResult;
   expect(cleared).toMatchObject({
     fileDataRecordsDeleted: stats.rows,
     clickHouseCollectionsCleared: 1,
@@ -89,34 +91,60 @@ it('clears ClickHouse, then reindexes from the originals to exactly the same sea
   });
 });
 
-it('mass-deletes only with DELETE ALL, then leaves nothing behind', async () => {
+it('mass-deletes only with a confirmation of it, good once and for the files confirmed, then leaves nothing behind', async () => {
   await (await user.sendJson('/file/export', { format: 'CSV' })).arrayBuffer();
   const files = await user.json<FileRecord[]>('/file/files');
   expect(files.length).toBe(3); // two uploads and the AUTHOR file
+  const code = async (res: Response) => ((await res.json()) as { code: string }).code;
 
+  // The phrase alone no longer deletes: it could be replayed.
   const attempts: RequestInit[] = [
     {},
-    { headers: { 'x-confirm': 'delete all' } },
-    { headers: { 'content-type': 'application/json' }, body: '{"confirmation":"DELETE"}' },
+    { headers: { 'x-confirm': 'DELETE ALL' } },
+    { headers: { 'content-type': 'application/json' }, body: '{"confirmation":"DELETE ALL"}' },
   ];
   for (const init of attempts) {
     const refused = await maintain('mass-delete-all-files', init);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { code: string }).code).toBe('CONFIRMATION_REQUIRED');
+    expect(await code(refused)).toBe('CONFIRMATION_REQUIRED');
   }
+  // A confirmation needs the typed phrase, and one of another call confirms only that.
+  const mistyped = await admin.sendJson('/admin/confirmations', {
+    action: 'mass-delete-all-files',
+    phrase: 'delete all',
+  });
+  expect(mistyped.status).toBe(409);
+  expect(((await mistyped.json()) as { error: string }).error).toMatch(
+    /^Mass deletion cancelled - confirmation text did not match/,
+  );
+  const other = await maintain('mass-delete-all-files', await admin.confirmed('delete-export-history'));
+  expect(await code(other)).toBe('CONFIRMATION_MISMATCH');
+  // A file uploaded after the confirmation: the files are not those confirmed, nothing goes.
+  const early = await admin.confirmed('mass-delete-all-files');
+  const [late] = await user.upload([{ name: 'late.csv', bytes: new TextEncoder().encode('Name\nLate\n') }]);
+  await user.waitForIngest(late!.id);
+  const changed = await maintain('mass-delete-all-files', early);
+  expect(changed.status).toBe(409);
+  expect(await code(changed)).toBe('SELECTION_CHANGED');
+  expect((await user.json<FileRecord[]>('/file/files')).length).toBe(4);
+  expect((await user.fetch(`/file/files/${late!.id}`, { method: 'DELETE' })).status).toBe(204);
   expect((await user.json<FileRecord[]>('/file/files')).length).toBe(3);
+  // Not an administrator: refused whatever it carries.
   expect(
     (
       await user.fetch('/admin/mass-delete-all-files', {
         method: 'DELETE',
-        headers: { 'x-confirm': 'DELETE ALL' },
+        ...(await admin.confirmed('mass-delete-all-files')),
       })
     ).status,
   ).toBe(403);
 
-  const done = (await (
-    await maintain('mass-delete-all-files', { headers: { 'x-confirm': 'DELETE ALL' } })
-  ).json()) as DeletionResult;
+  const confirmation = await admin.confirmed('mass-delete-all-files');
+  const done = (await (await maintain('mass-delete-all-files', confirmation)).json()) as DeletionResult;
+  // The same confirmation again (a replay) deletes nothing more.
+  const replayed = await maintain('mass-delete-all-files', confirmation);
+  expect(replayed.status).toBe(409);
+  expect(await code(replayed)).toBe('CONFIRMATION_REQUIRED');
   expect(done).toMatchObject({
     filesDeleted: 2,
     fileRecordsDeleted: 3,

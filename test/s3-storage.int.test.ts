@@ -78,18 +78,19 @@ it('keeps exports in the bucket and serves their downloads from there', async ()
 });
 
 it('reindexes from the originals in the bucket, and deletes every original there', async () => {
-  const confirmed = { method: 'DELETE', headers: { 'x-confirm': 'DELETE ALL' } };
-  await admin.fetch('/admin/clear-clickhouse', confirmed);
-  const reindex = await admin.fetch('/admin/reindex-clickhouse', {
-    method: 'POST',
-    headers: { 'x-confirm': 'DELETE ALL' },
+  await admin.fetch('/admin/clear-clickhouse', {
+    method: 'DELETE',
+    ...(await admin.confirmed('clear-clickhouse')),
   });
+  const reindex = await admin.fetch('/admin/reindex-clickhouse', { method: 'POST' });
   expect(reindex.status).toBe(200);
   const [file] = await admin.json<{ id: string; filename: string }[]>('/file/files');
   expect((await admin.waitForIngest(file!.id)).status).toBe('PROCESSED');
   expect((await admin.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(2000);
 
-  const deleted = (await (await admin.fetch('/admin/delete-files', confirmed)).json()) as DeletionResult;
+  const deleted = (await (
+    await admin.fetch('/admin/delete-files', { method: 'DELETE', ...(await admin.confirmed('delete-files')) })
+  ).json()) as DeletionResult;
   expect(deleted.filesDeleted).toBe(1);
   expect(await bucket.usage('blobs/')).toEqual({ objects: 0, bytes: 0 });
 });

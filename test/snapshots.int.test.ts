@@ -122,7 +122,7 @@ describe.each(installations)('%s', (_name, installation) => {
     // Everything goes: files, rows, exports; then a new account and a new upload arrive.
     const deleted = await admin.fetch('/admin/mass-delete-all-files', {
       method: 'DELETE',
-      headers: { 'x-confirm': 'DELETE ALL' },
+      ...(await admin.confirmed('mass-delete-all-files')),
     });
     expect(deleted.status).toBe(200);
     const late = await ApiClient.approved(sift, admin, 'late@example.org', 'Lee', 'Late');
@@ -133,13 +133,13 @@ describe.each(installations)('%s', (_name, installation) => {
     expect((await admin.json<SystemStats>('/admin/system/stats')).accounts).toBe(3);
 
     // Two restores at once: one runs, the other is refused.
-    const restore = () =>
-      admin.sendJson(
-        '/admin/restore/execute',
-        { snapshotId: snapshot.id },
-        { headers: { 'x-confirm': 'DELETE ALL' } },
-      );
-    const answers = await Promise.all([restore(), restore()]);
+    const confirmations = [
+      await admin.confirmed('restore', snapshot.id),
+      await admin.confirmed('restore', snapshot.id),
+    ];
+    const restore = (confirmation: { headers: Record<string, string> }) =>
+      admin.sendJson('/admin/restore/execute', { snapshotId: snapshot.id }, confirmation);
+    const answers = await Promise.all(confirmations.map(restore));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     const result = (await answers.find((r) => r.status === 200)!.json()) as RestoreResult;
     expect(result).toMatchObject({
@@ -168,12 +168,22 @@ describe.each(installations)('%s', (_name, installation) => {
   });
 
   it('answers 404 for an unknown snapshot, 400 without one, and 403 to non-administrators', async () => {
-    const post = (client: ApiClient, body: unknown) =>
-      client.sendJson('/admin/restore/execute', body, { headers: { 'x-confirm': 'DELETE ALL' } });
-    expect((await post(admin, { snapshotId: '2020-01-01T00-00-00-000Z-abcdef' })).status).toBe(404);
-    expect((await post(admin, { snapshotId: '../../etc' })).status).toBe(404);
-    expect((await post(admin, {})).status).toBe(400);
-    expect((await post(user, { snapshotId: 'x' })).status).toBe(403);
+    const post = async (snapshotId: string) =>
+      admin.sendJson('/admin/restore/execute', { snapshotId }, await admin.confirmed('restore', snapshotId));
+    expect((await post('2020-01-01T00-00-00-000Z-abcdef')).status).toBe(404);
+    expect((await post('../../etc')).status).toBe(404);
+    expect((await admin.sendJson('/admin/confirmations', { action: 'restore' })).status).toBe(400);
+    // A confirmation of one snapshot restores no other.
+    const other = await admin.sendJson(
+      '/admin/restore/execute',
+      { snapshotId: 'y' },
+      await admin.confirmed('restore', 'x'),
+    );
+    expect(((await other.json()) as { code: string }).code).toBe('CONFIRMATION_MISMATCH');
+    expect((await user.sendJson('/admin/restore/execute', { snapshotId: 'x' })).status).toBe(403);
+    expect((await user.sendJson('/admin/confirmations', { action: 'restore', target: 'x' })).status).toBe(
+      403,
+    );
     const unconfirmed = await admin.sendJson('/admin/restore/execute', { snapshotId: 'x' });
     expect(unconfirmed.status).toBe(409);
     expect((await user.fetch('/admin/restore/snapshots')).status).toBe(403);

@@ -8,6 +8,7 @@ import { rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import type { Confirmations } from './admin/confirmations.ts';
 import { AdminService } from './admin/admin.service.ts';
 import { Maintenance } from './admin/maintenance.ts';
 import { Snapshots } from './admin/snapshots.ts';
@@ -56,6 +57,8 @@ export interface AppDeps {
   rateLimitStore?: Store | undefined;
   /** Versions of account and file records in Redis; unset → every request reads them afresh. */
   recordVersions?: RecordVersions | undefined;
+  /** Confirmations of destructive admin calls, in Redis. */
+  confirmations: Confirmations;
 }
 
 /** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
@@ -166,7 +169,7 @@ export function createApp(deps: AppDeps): Express {
     scratchDir,
     backupDisk: config.clickhouseBackupDisk,
   });
-  api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.log));
+  api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.confirmations, deps.log));
   api.use(() => {
     throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
   });

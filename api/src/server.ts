@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { Confirmations } from './admin/confirmations.ts';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Storage } from '@sift/clickhouse';
 import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
@@ -106,6 +107,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     tracker,
     rateLimitStore,
     recordVersions: new RecordVersions(producer, config.queuePrefix),
+    confirmations: new Confirmations(producer, config.queuePrefix),
     queue: bullIngestQueue(queue),
   });
   server.off('request', answerStarting);

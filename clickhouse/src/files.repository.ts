@@ -60,6 +60,13 @@ export function newUploadRecord(upload: {
 }
 
 /** Which files a listing returns. */
+/** A set of files as FilesRepository.selection reads it. */
+export interface FileSelection {
+  files: number;
+  /** XOR of the ids' hashes, as a decimal string. */
+  digest: string;
+}
+
 export interface FileFilter {
   ownerId: string;
   fileType?: StoredFileType;
@@ -178,6 +185,22 @@ export class FilesRepository {
       format: 'JSONEachRow',
     });
     return (await rs.json<RawFile>()).map(toFile);
+  }
+
+  /**
+   * Which files there are (of one owner, or of every account): how many, and a digest of their ids
+   * that changes when any is added or removed. What a confirmation of a destructive call is bound
+   * to (administration only).
+   */
+  async selection(ownerId?: string): Promise<FileSelection> {
+    const rs = await this.#client.query({
+      query: `SELECT count() AS n, toString(groupBitXor(cityHash64(id))) AS digest FROM ${this.#table} FINAL
+              WHERE is_deleted = 0 ${ownerId === undefined ? '' : 'AND owner_id = {ownerId:String}'}`,
+      query_params: ownerId === undefined ? {} : { ownerId },
+      format: 'JSONEachRow',
+    });
+    const [row] = await rs.json<{ n: number | string; digest: string }>();
+    return { files: Number(row?.n ?? 0), digest: row?.digest ?? '0' };
   }
 
   /** Number of file records of every account (administration only). */

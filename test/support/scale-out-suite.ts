@@ -371,13 +371,12 @@ export function scaleOutSuite(
     expect(gone.totalRecords).toBe(0);
 
     const before = await apiA.json<SearchResponse>('/file/search', { size: 1 });
-    const confirmed = { headers: { 'x-confirm': 'DELETE ALL' } };
+    // A confirmation from one API is spent on the other (they share Redis).
+    const confirmed = await apiB.confirmed('clear-clickhouse');
     expect((await apiA.fetch('/admin/clear-clickhouse', { method: 'DELETE', ...confirmed })).status).toBe(
       200,
     );
-    expect((await apiB.fetch('/admin/reindex-clickhouse', { method: 'POST', ...confirmed })).status).toBe(
-      200,
-    );
+    expect((await apiB.fetch('/admin/reindex-clickhouse', { method: 'POST' })).status).toBe(200);
     await apiA.waitForIngest(fromB.id);
     await waitFor(
       () => apiA.json<SearchResponse>('/file/search', { size: 1 }),
@@ -394,7 +393,6 @@ export function scaleOutSuite(
 
   if (options.snapshots) {
     it('takes a snapshot through one API and restores it through the other, every shard back as it was', async () => {
-      const confirmed = { 'x-confirm': 'DELETE ALL' };
       const view = async () => ({
         files: (await apiA.json<FileRecord[]>('/file/files'))
           .map((f) => [f.id, f.status, f.totalRows])
@@ -409,7 +407,12 @@ export function scaleOutSuite(
       const { id } = (await created.json()) as { id: string };
 
       expect(
-        (await apiB.fetch('/admin/mass-delete-all-files', { method: 'DELETE', headers: confirmed })).status,
+        (
+          await apiB.fetch('/admin/mass-delete-all-files', {
+            method: 'DELETE',
+            ...(await apiB.confirmed('mass-delete-all-files')),
+          })
+        ).status,
       ).toBe(200);
       // A header new since the snapshot: its column goes away with the restore.
       const [late] = await apiA.upload([
@@ -420,7 +423,7 @@ export function scaleOutSuite(
       const restored = await apiB.sendJson(
         '/admin/restore/execute',
         { snapshotId: id },
-        { headers: confirmed },
+        await apiA.confirmed('restore', id),
       );
       expect(restored.status).toBe(200);
       expect(await view()).toEqual(before);

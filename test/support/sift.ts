@@ -5,7 +5,13 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { startSift, type Config, type RunningSift } from '@sift/api';
 import { authorFileId } from '@sift/shared/author-files';
-import type { FileRecord, SearchResponse } from '@sift/shared/contracts';
+import {
+  MASS_DELETE_CONFIRMATION,
+  type Confirmation,
+  type ConfirmedAction,
+  type FileRecord,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 import { signIn } from './oidc.ts';
 import { waitFor } from './wait.ts';
 
@@ -108,6 +114,19 @@ export class ApiClient {
         : await this.sendJson(pathname, body, { method });
     if (!res.ok) throw new Error(`${method} ${pathname}: HTTP ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
+  }
+
+  /**
+   * The headers of a confirmed destructive admin call: a confirmation of `action` on `target`
+   * (`POST /admin/confirmations`, with the typed phrase), in `X-Confirm`. Throws unless issued.
+   */
+  async confirmed(action: ConfirmedAction, target?: string): Promise<{ headers: Record<string, string> }> {
+    const { token } = await this.json<Confirmation>('/admin/confirmations', {
+      action,
+      target,
+      phrase: MASS_DELETE_CONFIRMATION,
+    });
+    return { headers: { 'x-confirm': token } };
   }
 
   /** Sends files (name → bytes) to `POST /file/upload-multiple`; the answer, whatever its status. */

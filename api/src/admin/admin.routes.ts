@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { accountOf, actsAsAdmin, adminRefused } from '../auth/middleware.ts';
 import {
   adminAccountListSchema,
@@ -6,6 +6,10 @@ import {
   adminAccountUpdateSchema,
   type AccountDeletion,
   type AccountStats,
+  type Confirmation,
+  confirmationRequestSchema,
+  CONFIRMED_ACTIONS,
+  type ConfirmedAction,
   type DeletionResult,
   MASS_DELETE_CONFIRMATION,
   restoreRequestSchema,
@@ -16,6 +20,7 @@ import {
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';
+import type { Confirmations } from './confirmations.ts';
 import type { Maintenance, MaintenanceParts } from './maintenance.ts';
 import type { Snapshots } from './snapshots.ts';
 import { z } from 'zod';
@@ -25,21 +30,30 @@ const pageSchema = z.object({
   size: z.coerce.number().int().min(1).max(200).default(20),
 });
 
+/** The maintenance calls: each confirmed with the typed phrase first. */
+const MAINTENANCE_ACTIONS: readonly ConfirmedAction[] = CONFIRMED_ACTIONS.filter(
+  (a) => a !== 'restore' && a !== 'delete-account',
+);
+
 /**
- * Lets a destructive, installation-wide call through only with the confirmation text
- * MASS_DELETE_CONFIRMATION (body `confirmation` or header `X-Confirm`); 409 otherwise, before
- * anything is changed. `what` starts the message ('Mass deletion needs …').
+ * Lets a destructive call through only with a confirmation of it (see Confirmations.spend: the
+ * token in body `confirmation` or header `X-Confirm`, for this administrator, `action` and the
+ * target `targetOf` reads from the request, the files unchanged); 409 otherwise, before anything
+ * is changed.
  */
-function confirmed(what: string): RequestHandler {
-  return (req, _res, next) => {
+function confirmed(
+  confirmations: Confirmations,
+  admin: AdminService,
+  action: ConfirmedAction,
+  targetOf: (req: Request) => string = () => '',
+): RequestHandler {
+  return async (req, res, next) => {
     const body = (req.body ?? {}) as { confirmation?: unknown };
-    const confirmation = typeof body.confirmation === 'string' ? body.confirmation : req.get('x-confirm');
-    if (confirmation !== MASS_DELETE_CONFIRMATION) {
-      throw new ConflictError(
-        `${what} needs the confirmation text ${MASS_DELETE_CONFIRMATION} (body "confirmation" or header X-Confirm). Nothing was changed.`,
-        'CONFIRMATION_REQUIRED',
-      );
-    }
+    const token = typeof body.confirmation === 'string' ? body.confirmation : (req.get('x-confirm') ?? '');
+    const target = targetOf(req);
+    await confirmations.spend(token, accountOf(res).id, action, target, () =>
+      admin.fileSelection(action === 'delete-account' ? target : undefined),
+    );
     next();
   };
 }
@@ -52,9 +66,12 @@ export function adminRoutes(
   admin: AdminService,
   maintenance: Maintenance,
   snapshots: Snapshots,
+  confirmations: Confirmations,
   log: (message: string, detail?: unknown) => void,
 ): Router {
   const router = Router();
+  const confirm = (action: ConfirmedAction, targetOf?: (req: Request) => string) =>
+    confirmed(confirmations, admin, action, targetOf);
   router.use(async (req, res, next) => {
     if (actsAsAdmin(res)) return next();
     const account = accountOf(res);
@@ -73,9 +90,35 @@ export function adminRoutes(
     const patch = parseBody(adminAccountUpdateSchema, req.body);
     res.json(await admin.updateAccount(accountOf(res), String(req.params.accountId), patch));
   });
-  router.delete('/accounts/:id', async (req, res) => {
-    res.json((await admin.deleteAccount(accountOf(res), String(req.params.id))) satisfies AccountDeletion);
+  // A confirmation of one destructive call (see Confirmation).
+  router.post('/confirmations', async (req, res) => {
+    const { action, target = '', phrase } = parseBody(confirmationRequestSchema, req.body);
+    if (MAINTENANCE_ACTIONS.includes(action) && phrase !== MASS_DELETE_CONFIRMATION)
+      throw new ConflictError(
+        `Mass deletion cancelled - confirmation text did not match (type ${MASS_DELETE_CONFIRMATION}).`,
+        'CONFIRMATION_TEXT',
+      );
+    if ((action === 'restore' || action === 'delete-account') && !target)
+      throw new BadRequestError(
+        `Say what to ${action === 'restore' ? 'restore' : 'delete'}: target is required.`,
+        'TARGET_REQUIRED',
+      );
+    if (action === 'delete-account') {
+      if (target === accountOf(res).id)
+        throw new ConflictError('You cannot delete your own account.', 'SELF_DELETE');
+      await admin.accountStats(target); // 404 for no such account
+    }
+    const selection = await admin.fileSelection(action === 'delete-account' ? target : undefined);
+    const confirmation = await confirmations.issue(accountOf(res).id, action, target, selection);
+    res.status(201).json(confirmation satisfies Confirmation);
   });
+  router.delete(
+    '/accounts/:id',
+    confirm('delete-account', (req) => String(req.params.id)),
+    async (req, res) => {
+      res.json((await admin.deleteAccount(accountOf(res), String(req.params.id))) satisfies AccountDeletion);
+    },
+  );
   router.get('/stats', async (req, res) => {
     const accountId = typeof req.query.accountId === 'string' ? req.query.accountId : '';
     if (!accountId)
@@ -99,12 +142,16 @@ export function adminRoutes(
     await admin.audit(accountOf(res), 'snapshot.delete', String(req.params.id), {});
     res.status(204).end();
   });
-  router.post('/restore/execute', confirmed('Restoring a snapshot'), async (req, res) => {
-    const { snapshotId } = parseBody(restoreRequestSchema, req.body);
-    const result = await snapshots.restore(snapshotId);
-    await admin.audit(accountOf(res), 'snapshot.restore', snapshotId, { ...result });
-    res.json(result satisfies RestoreResult);
-  });
+  router.post(
+    '/restore/execute',
+    confirm('restore', (req) => restoreTarget(req)),
+    async (req, res) => {
+      const { snapshotId } = parseBody(restoreRequestSchema, req.body);
+      const result = await snapshots.restore(snapshotId);
+      await admin.audit(accountOf(res), 'snapshot.restore', snapshotId, { ...result });
+      res.json(result satisfies RestoreResult);
+    },
+  );
   // Distinct author contacts of every AUTHOR file, as CSV downloads.
   router.get('/export/contacts/:kind', async (req, res) => {
     const kind = req.params.kind;
@@ -125,32 +172,32 @@ export function adminRoutes(
     };
   router.delete(
     '/mass-delete-all-files',
-    confirmed('Mass deletion'),
+    confirm('mass-delete-all-files'),
     maintain('maintenance.mass-delete-all-files', { files: true, exports: true, tracking: true }),
   );
   router.delete(
     '/delete-files',
-    confirmed('Deleting every file'),
+    confirm('delete-files'),
     maintain('maintenance.delete-files', { files: true }),
   );
   router.delete(
     '/delete-file-data',
-    confirmed("Deleting every file's data"),
+    confirm('delete-file-data'),
     maintain('maintenance.delete-file-data', { rows: true }),
   );
   router.delete(
     '/delete-export-history',
-    confirmed('Deleting the export history'),
+    confirm('delete-export-history'),
     maintain('maintenance.delete-export-history', { exports: true }),
   );
   router.delete(
     '/clear-clickhouse',
-    confirmed('Clearing the search index'),
+    confirm('clear-clickhouse'),
     maintain('maintenance.clear-clickhouse', { rows: true }),
   );
   router.delete(
     '/clear-upload-tracking',
-    confirmed('Clearing upload tracking'),
+    confirm('clear-upload-tracking'),
     maintain('maintenance.clear-upload-tracking', { tracking: true }),
   );
   router.post('/reindex-clickhouse', maintain('maintenance.reindex-clickhouse', { reindex: true }));
@@ -160,4 +207,10 @@ export function adminRoutes(
     res.json(await admin.auditLog(page, size));
   });
   return router;
+}
+
+/** The snapshot a restore names (its body's `snapshotId`), '' when it names none. */
+function restoreTarget(req: Request): string {
+  const id = (req.body as { snapshotId?: unknown } | undefined)?.snapshotId;
+  return typeof id === 'string' ? id : '';
 }

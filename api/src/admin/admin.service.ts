@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { format as csvFormat } from 'fast-csv';
-import type { AccountRow, AuditDocument, Storage } from '@sift/clickhouse';
+import type { AccountRow, AuditDocument, FileSelection, Storage } from '@sift/clickhouse';
 import type { ObjectStore } from '@sift/object-store';
 import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
 import type {
@@ -111,6 +111,11 @@ export class AdminService {
    * Deletes an account and everything it owns: files (rows, originals, AUTHOR files), kept exports,
    * saved queries and upload sessions. An administrator cannot delete their own account (409).
    */
+  /** The files of one account, or of every account (see FilesRepository.selection). */
+  fileSelection(ownerId?: string): Promise<FileSelection> {
+    return this.deps.storage.files.selection(ownerId);
+  }
+
   async deleteAccount(actor: Actor, id: string): Promise<AccountDeletion> {
     if (id === actor.id) throw new ConflictError('You cannot delete your own account.', 'SELF_DELETE');
     const account = await this.#account(id);

@@ -109,8 +109,60 @@ export interface DeletionResult {
   uploadTrackingError: string | null;
 }
 
-/** The confirmation `DELETE /api/admin/mass-delete-all-files` requires (body `confirmation` or header `X-Confirm`). */
+/**
+ * The phrase a person types to confirm mass deletion (spec section 7); asking for a confirmation of
+ * any maintenance call (`POST /api/admin/confirmations`) needs it.
+ */
 export const MASS_DELETE_CONFIRMATION = 'DELETE ALL';
+
+/**
+ * The destructive admin calls that need a confirmation: the maintenance calls by their path
+ * (`DELETE /api/admin/{action}`), restoring a snapshot, deleting an account.
+ */
+export const CONFIRMED_ACTIONS = [
+  'mass-delete-all-files',
+  'delete-files',
+  'delete-file-data',
+  'delete-export-history',
+  'clear-clickhouse',
+  'clear-upload-tracking',
+  'restore',
+  'delete-account',
+] as const;
+export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number];
+
+/** How long a confirmation may wait for its call, in seconds. */
+export const CONFIRMATION_TTL_SECONDS = 300;
+
+/**
+ * `POST /api/admin/confirmations` body: the call to confirm, what it acts on (`target`: the snapshot
+ * for `restore`, the account for `delete-account`) and, for the maintenance calls, the typed phrase
+ * (MASS_DELETE_CONFIRMATION).
+ */
+export const confirmationRequestSchema = z.object({
+  action: z.enum(CONFIRMED_ACTIONS, {
+    error: `Say which call to confirm: one of ${CONFIRMED_ACTIONS.join(', ')}.`,
+  }),
+  target: z.string().max(200).optional(),
+  phrase: z.string().max(100).optional(),
+});
+export type ConfirmationRequest = z.infer<typeof confirmationRequestSchema>;
+
+/**
+ * A confirmation (`POST /api/admin/confirmations`): the token the call must carry (body
+ * `confirmation` or header `X-Confirm`), good once, for CONFIRMATION_TTL_SECONDS, for the
+ * administrator who asked, that call and target, and the files as they were: `files` of every
+ * account (of the account, for `delete-account`). If any file is added or removed meanwhile the call
+ * answers 409 and changes nothing.
+ */
+export interface Confirmation {
+  token: string;
+  action: ConfirmedAction;
+  target: string;
+  files: number;
+  /** ISO 8601, UTC. */
+  expiresAt: string;
+}
 
 /**
  * A snapshot (`POST /api/admin/restore/snapshots` creates one, `GET` lists them newest first):

@@ -4,6 +4,8 @@ import { apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
 import { type AdminAccountsParams, mutationKeys, queryKeys } from '../../api/queryKeys';
 import {
   type AdminAccount,
+  type Confirmation,
+  type ConfirmedAction,
   type DeletionResult,
   MASS_DELETE_CONFIRMATION,
   type Page,
@@ -42,13 +44,29 @@ export function useSetAccountActive() {
   });
 }
 
+/**
+ * `POST /api/admin/confirmations`: a confirmation of one destructive call, which that call carries
+ * (good once, for a few minutes, for the files as they are now). The screen has asked the person
+ * first; maintenance calls send the phrase they typed.
+ */
+async function confirmationOf(action: ConfirmedAction, target?: string): Promise<string> {
+  const confirmation = await apiRequest<Confirmation>('/admin/confirmations', {
+    method: 'POST',
+    body: { action, target, phrase: MASS_DELETE_CONFIRMATION },
+  });
+  return confirmation.token;
+}
+
 /** `DELETE /api/admin/accounts/{id}`: the account with its files, rows, exports and sessions. */
 export function useDeleteAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: mutationKeys.deleteAccount,
-    mutationFn: (id: string) =>
-      apiRequest<unknown>(`/admin/accounts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: async (id: string) =>
+      apiRequest<unknown>(`/admin/accounts/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        body: { confirmation: await confirmationOf('delete-account', id) },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.all }),
   });
 }
@@ -56,32 +74,35 @@ export function useDeleteAccount() {
 // ---------------------------------------------------------------------------------------------
 // Admin: data maintenance
 
-/** The maintenance calls of the System Admin screen (spec section 7, Admin). */
+/** The maintenance calls of the System Admin screen (spec section 7, Admin), each `/admin/{action}`. */
 export const MAINTENANCE_CALLS = {
-  files: { method: 'DELETE', path: '/admin/delete-files' },
-  fileData: { method: 'DELETE', path: '/admin/delete-file-data' },
-  exportHistory: { method: 'DELETE', path: '/admin/delete-export-history' },
-  searchIndex: { method: 'DELETE', path: '/admin/clear-clickhouse' },
-  uploadTracking: { method: 'DELETE', path: '/admin/clear-upload-tracking' },
-  reindex: { method: 'POST', path: '/admin/reindex-clickhouse' },
-  massDelete: { method: 'DELETE', path: '/admin/mass-delete-all-files' },
+  files: { method: 'DELETE', action: 'delete-files' },
+  fileData: { method: 'DELETE', action: 'delete-file-data' },
+  exportHistory: { method: 'DELETE', action: 'delete-export-history' },
+  searchIndex: { method: 'DELETE', action: 'clear-clickhouse' },
+  uploadTracking: { method: 'DELETE', action: 'clear-upload-tracking' },
+  reindex: { method: 'POST', action: 'reindex-clickhouse' },
+  massDelete: { method: 'DELETE', action: 'mass-delete-all-files' },
 } as const;
 export type MaintenanceKind = keyof typeof MAINTENANCE_CALLS;
 
 /**
- * Runs one maintenance call and answers its deletion result. Destructive calls carry the
- * confirmation phrase, which the server requires. Every cached list may have changed afterwards.
+ * Runs one maintenance call and answers its deletion result. Destructive calls carry a confirmation
+ * of themselves (confirmationOf), which the server requires. Every cached list may have changed
+ * afterwards.
  */
 export function useMaintenance() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: mutationKeys.maintenance,
-    mutationFn: (kind: MaintenanceKind) => {
+    mutationFn: async (kind: MaintenanceKind) => {
       const call = MAINTENANCE_CALLS[kind];
-      return apiRequest<DeletionResult>(call.path, {
+      return apiRequest<DeletionResult>(`/admin/${call.action}`, {
         method: call.method,
-        // Every destructive call needs the confirmation text; the screen has asked the person first.
-        body: kind === 'reindex' ? undefined : { confirmation: MASS_DELETE_CONFIRMATION },
+        body:
+          call.action === 'reindex-clickhouse'
+            ? undefined
+            : { confirmation: await confirmationOf(call.action) },
         timeoutMs: EXPORT_TIMEOUT_MS,
       });
     },
