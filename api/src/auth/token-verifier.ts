@@ -1,5 +1,12 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { UnauthorizedError } from '../errors.ts';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { HttpError, UnauthorizedError } from '../errors.ts';
 
 /** Asymmetric algorithms only: no `none`, no HMAC (whose "key" would be public). */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -34,7 +41,28 @@ export interface TokenVerifierOptions {
   discoveryUrl?: string;
   audience: string;
   permissionsClaim: string;
+  /** How long fetched keys count as fresh, in ms (jose's default: 10 minutes). */
+  jwksCacheMaxAgeMs?: number;
+  /** How long a fetch of the keys may take, in ms (jose's default: 5 s). */
+  jwksTimeoutMs?: number;
 }
+
+/**
+ * The answer while no key has ever been fetched and the issuer does not answer: not the token's
+ * fault (a 401 signs the person out), so 503, to try again.
+ */
+export class SignInUnavailableError extends HttpError {
+  constructor() {
+    super(
+      503,
+      'SIGN_IN_UNAVAILABLE',
+      'Sign-in cannot be checked right now: the identity provider does not answer. Please try again in a moment.',
+    );
+  }
+}
+
+/** Errors that say a token names no key, or several: the token's fault, whatever the fetch did. */
+const KEY_MATCH_ERRORS = [joseErrors.JWKSNoMatchingKey, joseErrors.JWKSMultipleMatchingKeys];
 
 /**
  * Verifies OIDC access tokens (JWT) against any standards-compliant issuer: discovery at
@@ -63,12 +91,40 @@ export class TokenVerifier {
     return this.#discovery;
   }
 
-  /** Verifies `Authorization: Bearer …`'s token; throws UnauthorizedError (401) when it is not valid. */
+  /**
+   * The key of a token's header: from jose's remote key set, fetched again once stale (or for an
+   * unknown key id, after a cooldown); when that fetch fails (the issuer slow or unreachable, or
+   * this process too busy to hear it in time), from the keys it last fetched. A fetch at the
+   * wrong moment then no longer refuses valid tokens with 401, which signed people out while one
+   * account's file held the process. A key that is still unknown stays the token's fault.
+   */
+  #key(jwksUri: string): JWTVerifyGetKey {
+    const remote = (this.#jwks ??= createRemoteJWKSet(new URL(jwksUri), {
+      ...(this.options.jwksCacheMaxAgeMs !== undefined
+        ? { cacheMaxAge: this.options.jwksCacheMaxAgeMs }
+        : {}),
+      ...(this.options.jwksTimeoutMs !== undefined ? { timeoutDuration: this.options.jwksTimeoutMs } : {}),
+    }));
+    return async (header, token) => {
+      try {
+        return await remote(header, token);
+      } catch (e) {
+        if (KEY_MATCH_ERRORS.some((kind) => e instanceof kind)) throw e;
+        const last = remote.jwks();
+        if (!last) throw new SignInUnavailableError();
+        return createLocalJWKSet(last)(header, token);
+      }
+    };
+  }
+
+  /**
+   * Verifies `Authorization: Bearer …`'s token; throws UnauthorizedError (401) when it is not
+   * valid, SignInUnavailableError (503) when its key cannot be had from the issuer.
+   */
   async verify(token: string): Promise<VerifiedToken> {
     const meta = await this.discovery();
-    this.#jwks ??= createRemoteJWKSet(new URL(meta.jwks_uri));
     try {
-      const { payload, protectedHeader } = await jwtVerify(token, this.#jwks, {
+      const { payload, protectedHeader } = await jwtVerify(token, this.#key(meta.jwks_uri), {
         issuer: meta.issuer,
         audience: this.options.audience,
         algorithms: ALGORITHMS,
@@ -86,7 +142,7 @@ export class TokenVerifier {
       const permissions = Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string') : [];
       return { sub: payload.sub, claims: payload, permissions, token };
     } catch (e) {
-      if (e instanceof UnauthorizedError) throw e;
+      if (e instanceof UnauthorizedError || e instanceof SignInUnavailableError) throw e;
       if (e instanceof joseErrors.JOSEError) {
         const expired = e instanceof joseErrors.JWTExpired;
         throw new UnauthorizedError(
