@@ -4,28 +4,15 @@
  * with `everyCopy` giving every copy; exports follow; a copy the criteria miss never hides one they
  * find; deleting the newer file brings the older copy back; another account's copies are its own.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningSift } from '@sift/api';
+import { expect, it } from 'vitest';
 import type { FileRecord, ImportReport, SearchRequest, SearchResponse } from '@sift/shared/contracts';
 import { LISTED_COPIES_MAX } from '@sift/clickhouse';
-import { ApiClient, startTestSift } from './support/sift.ts';
+import { useTwoAccounts, type ApiClient } from './support/sift.ts';
 import { waitFor } from './support/wait.ts';
 
-let sift: RunningSift;
-let user: ApiClient;
-let other: ApiClient;
+const accounts = useTwoAccounts(['Cora', 'Copies']);
 
 const text = (s: string) => new TextEncoder().encode(s);
-
-beforeAll(async () => {
-  sift = await startTestSift();
-  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Cora', 'Copies');
-  other = await ApiClient.approved(sift, user, 'other@example.com', 'Otto', 'Other');
-});
-afterAll(async () => {
-  await sift?.close();
-});
-
 /**
  * Uploads a file and waits for its import report (written once its copies are listed), and for
  * the AUTHOR file's pairing in it when `authors`.
@@ -45,7 +32,7 @@ async function ingested(client: ApiClient, name: string, csv: string, authors = 
   return file;
 }
 
-const search = (body: SearchRequest, client = user) =>
+const search = (body: SearchRequest, client = accounts.admin) =>
   client.json<SearchResponse>('/file/search', { size: 100, ...body });
 
 /** Each row as `file name: Title`, in the answer's order. */
@@ -56,7 +43,7 @@ it('shows a record exported twice once, from the newest upload, and every copy w
   // A Web of Science export, a Scopus export of an overlapping search (the DOI written as a link),
   // and a record twice within the Scopus file (by EID).
   const older = await ingested(
-    user,
+    accounts.admin,
     'older.csv',
     'Title,DOI,UT (Unique WOS ID),Journal\n' +
       'Paper A (WoS),10.1000/A,WOS:1,Old Journal\n' +
@@ -64,7 +51,7 @@ it('shows a record exported twice once, from the newest upload, and every copy w
       'Only in WoS,10.1000/W,WOS:3,Old Journal\n',
   );
   const newer = await ingested(
-    user,
+    accounts.admin,
     'newer.csv',
     'Title,DOI,EID,Journal\n' +
       'Paper A (Scopus),https://doi.org/10.1000/a,2-s2.0-1,New Journal\n' +
@@ -120,7 +107,7 @@ it('shows a record exported twice once, from the newest upload, and every copy w
 
   // Exports follow the choice.
   const exported = async (everyCopy: boolean) => {
-    const res = await user.sendJson('/file/export', { format: 'CSV', everyCopy });
+    const res = await accounts.admin.sendJson('/file/export', { format: 'CSV', everyCopy });
     expect(res.status).toBe(200);
     return (await res.text()).trim().split(/\r?\n/).length - 1;
   };
@@ -128,12 +115,14 @@ it('shows a record exported twice once, from the newest upload, and every copy w
   expect(await exported(true)).toBe(8);
 
   // Another account's copy of the same records is no copy of this account's.
-  await ingested(other, 'theirs.csv', 'Title,DOI\nTheir Paper A,10.1000/A\n');
-  expect((await search({ searchCriteria: {} }, other)).totalRecords).toBe(1);
+  await ingested(accounts.other, 'theirs.csv', 'Title,DOI\nTheir Paper A,10.1000/A\n');
+  expect((await search({ searchCriteria: {} }, accounts.other)).totalRecords).toBe(1);
   expect((await search({ searchCriteria: {} })).totalRecords).toBe(5);
 
   // Without the newer file, the older copies are shown again.
-  expect((await user.fetch(`/file/files/${newer.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+  expect((await accounts.admin.fetch(`/file/files/${newer.id}`, { method: 'DELETE' })).status).toBeLessThan(
+    300,
+  );
   const after = await search({ searchCriteria: {} });
   expect(titles(after).sort()).toEqual([
     'older.csv: Only in WoS',
@@ -148,10 +137,10 @@ it('shows each author of a record exported twice once in the Authors search, kee
   const csv = (title: string) =>
     'Article Title,Authors,Author Full Names,Email Addresses,DOI\n' +
     `${title},"Kowalczyk, A; Nowakowska, B; Kowalczyk, A","Kowalczyk, Anna; Nowakowska, Beata; Kowalczyk, Adam",anna.kowalczyk@uni.pl; beata.nowakowska@uni.pl; adam.kowalczyk@uni.pl,10.2000/K1\n`;
-  await ingested(user, 'authors-1.csv', csv('First copy'), true);
-  await ingested(user, 'authors-2.csv', csv('Second copy'), true);
+  await ingested(accounts.admin, 'authors-1.csv', csv('First copy'), true);
+  await ingested(accounts.admin, 'authors-2.csv', csv('Second copy'), true);
   const authors = (body: object) =>
-    user.json<SearchResponse>('/file/preprocessed/search', { size: 100, ...body });
+    accounts.admin.json<SearchResponse>('/file/preprocessed/search', { size: 100, ...body });
   const once = await authors({ searchCriteria: { 'Article Title': 'copy' } });
   expect(
     once.data.map((r) => `${String(r['Article Title'])}: ${String(r['Author Full Names'])}`).sort(),
@@ -170,10 +159,10 @@ it('leaves out more copies than it lists (LISTED_COPIES_MAX) as exactly, in coun
   const rows = LISTED_COPIES_MAX + 500;
   const csv = (tag: string) =>
     `Title,PMID,Tag\n${Array.from({ length: rows }, (_, i) => `Many ${i},${900000 + i},${tag}`).join('\n')}\n`;
-  const first = await ingested(user, 'many-1.csv', csv('first'));
-  const second = await ingested(user, 'many-2.csv', csv('second'));
+  const first = await ingested(accounts.admin, 'many-1.csv', csv('first'));
+  const second = await ingested(accounts.admin, 'many-2.csv', csv('second'));
   const search = (body: SearchRequest) =>
-    user.json<SearchResponse>('/file/search', {
+    accounts.admin.json<SearchResponse>('/file/search', {
       fileIds: [first.id, second.id],
       searchCriteria: { Title: 'many' },
       size: 1000,
@@ -189,7 +178,7 @@ it('leaves out more copies than it lists (LISTED_COPIES_MAX) as exactly, in coun
   const older = await search({ searchCriteria: { Tag: 'first' } });
   expect(older.totalRecords).toBe(rows);
   expect(older.copiesLeftOut).toBeUndefined();
-  const res = await user.sendJson('/file/export', {
+  const res = await accounts.admin.sendJson('/file/export', {
     fileIds: [first.id, second.id],
     searchCriteria: { Title: 'many' },
     format: 'CSV',
@@ -260,8 +249,8 @@ it('reads Lens and OpenAlex exports exactly, shows their shared record once, and
   ];
   const csv = (headers: string[], rows: string[][]) =>
     [headers, ...rows].map((r) => r.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')).join('\n') + '\n';
-  const lensFile = await ingested(user, 'lens-export.csv', csv(lensHeaders, lens));
-  const openAlexFile = await ingested(user, 'openalex-works.csv', csv(openAlexHeaders, openAlex));
+  const lensFile = await ingested(accounts.admin, 'lens-export.csv', csv(lensHeaders, lens));
+  const openAlexFile = await ingested(accounts.admin, 'openalex-works.csv', csv(openAlexHeaders, openAlex));
   const cells = async (file: FileRecord, headers: string[], body: object = {}) =>
     (await search({ searchCriteria: {}, fileIds: [file.id], ...body })).data.map((r) =>
       headers.map((h) => r[h]),

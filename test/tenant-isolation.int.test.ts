@@ -8,27 +8,17 @@
  */
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningSift } from '@sift/api';
+import { beforeAll, expect, it } from 'vitest';
 import type { SearchResponse } from '@sift/shared/contracts';
-import { ApiClient, startTestSift } from './support/sift.ts';
+import { useTwoAccounts } from './support/sift.ts';
 
-let sift: RunningSift;
-let attacker: ApiClient;
-let other: ApiClient;
-
+// The default reading heap (512 MB), as in production.
+const accounts = useTwoAccounts(['Mal', 'Lory']);
 beforeAll(async () => {
-  // The default reading heap (512 MB), as in production.
-  sift = await startTestSift();
-  attacker = await ApiClient.onboarded(sift.url, 'admin@example.com', 'Mal', 'Lory');
-  other = await ApiClient.approved(sift, attacker, 'other@example.com', 'Otto', 'Other');
-  const [own] = await other.upload([
+  const [own] = await accounts.other.upload([
     { name: 'own.csv', bytes: new TextEncoder().encode('Name\nAda\nBob\n') },
   ]);
-  expect((await other.waitForIngest(own!.id)).status).toBe('PROCESSED');
-});
-afterAll(async () => {
-  await sift?.close();
+  expect((await accounts.other.waitForIngest(own!.id)).status).toBe('PROCESSED');
 });
 
 /** An xlsx whose `rows` rows after the header each hold one cell in column XFD. */
@@ -54,7 +44,7 @@ async function searchesUntil(
   const out = { statuses: [] as number[], ms: [] as number[], rows: [] as number[] };
   while (!settled || out.ms.length < 20) {
     const t = performance.now();
-    const res = await other.sendJson('/file/search', { searchCriteria: { Name: 'ada' } });
+    const res = await accounts.other.sendJson('/file/search', { searchCriteria: { Name: 'ada' } });
     out.ms.push(performance.now() - t);
     out.statuses.push(res.status);
     out.rows.push(res.ok ? ((await res.json()) as SearchResponse).totalRecords : -1);
@@ -69,11 +59,11 @@ it("fails one account's 100 MB cell and far-spread workbook alone while another 
   const cell = Buffer.from(`Name,Notes\nA,"${'x'.repeat(100 * 2 ** 20)}"\n`);
   const workbook = await farCellsWorkbook(1_700);
   const hostile = (async () => {
-    const uploaded = await attacker.upload([
+    const uploaded = await accounts.admin.upload([
       { name: 'big-cell.csv', bytes: cell },
       { name: 'far-cells.xlsx', bytes: workbook },
     ]);
-    return Promise.all(uploaded.map((f) => attacker.waitForIngest(f.id, 300_000)));
+    return Promise.all(uploaded.map((f) => accounts.admin.waitForIngest(f.id, 300_000)));
   })();
   const during = await searchesUntil(hostile);
   const [bigCell, farCells] = await hostile;
@@ -94,8 +84,8 @@ it("fails one account's 100 MB cell and far-spread workbook alone while another 
       `during the hostile uploads (${during.ms.length} searches) p50 ${quantile(during.ms, 0.5).toFixed(1)} / p95 ${quantile(during.ms, 0.95).toFixed(1)} ms`,
   );
   // The process stays up for the next upload.
-  const [next] = await attacker.upload([
+  const [next] = await accounts.admin.upload([
     { name: 'next.csv', bytes: new TextEncoder().encode('Name\nNext\n') },
   ]);
-  expect((await attacker.waitForIngest(next!.id)).status).toBe('PROCESSED');
+  expect((await accounts.admin.waitForIngest(next!.id)).status).toBe('PROCESSED');
 });

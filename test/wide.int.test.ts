@@ -4,9 +4,9 @@
  * their value in the top-left cell.
  */
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { SearchResponse } from '@sift/shared/contracts';
+import type { FileRecord, SearchResponse } from '@sift/shared/contracts';
 import { ident, MAX_NEW_COLUMNS_PER_FILE, MAX_PHYSICAL_COLUMNS, physicalColumnName } from '@sift/clickhouse';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
@@ -19,6 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sift?.close();
+});
+// Each test's files go after it: an account's files share MAX_PHYSICAL_COLUMNS_PER_ACCOUNT.
+afterEach(async () => {
+  for (const f of await user.json<FileRecord[]>('/file/files'))
+    if (f.fileType === 'GENERAL') await user.fetch(`/file/files/${f.id}`, { method: 'DELETE' });
 });
 
 it('keeps every column of a sheet wider than the column guard, searchable', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startSift, type Config, type RunningSift } from '@sift/api';
 import { authorFileId } from '@sift/shared/author-files';
 import {
@@ -200,4 +200,37 @@ export async function searchView(client: ApiClient) {
     data: r.data.map(({ __fileId: _, ...rest }) => rest),
   });
   return { general: strip(general), authors: strip(authors) };
+}
+
+/** A test file's Sift and its two accounts, filled in by the hooks useTwoAccounts registers. */
+export interface TwoAccounts {
+  sift: RunningSift;
+  /** `admin@example.com`, onboarded and active. */
+  admin: ApiClient;
+  /** `other@example.com`, approved by `admin`. */
+  other: ApiClient;
+}
+
+/**
+ * Registers a test file's hooks: a Sift of its own (`overrides` as startTestSift), an administrator
+ * named `adminName` (first and last) and a second account, approved, started before the tests and
+ * closed after them. The object returned is filled in before the first test.
+ */
+export function useTwoAccounts(adminName: [string, string], overrides: Partial<Config> = {}): TwoAccounts {
+  const accounts = {} as TwoAccounts;
+  beforeAll(async () => {
+    accounts.sift = await startTestSift(overrides);
+    accounts.admin = await ApiClient.onboarded(accounts.sift.url, 'admin@example.com', ...adminName);
+    accounts.other = await ApiClient.approved(
+      accounts.sift,
+      accounts.admin,
+      'other@example.com',
+      'Otto',
+      'Other',
+    );
+  });
+  afterAll(async () => {
+    await accounts.sift?.close();
+  });
+  return accounts;
 }

@@ -15,6 +15,7 @@ export { RECORD_ID_HEADERS, recordKeySql } from './record-key.ts';
 export {
   MAX_NEW_COLUMNS_PER_FILE,
   MAX_PHYSICAL_COLUMNS,
+  MAX_PHYSICAL_COLUMNS_PER_ACCOUNT,
   type ColumnBudget,
   RAGGED_MARKER,
   physicalColumnName,

@@ -30,6 +30,13 @@ export const MAX_PHYSICAL_COLUMNS = 600;
  */
 export const MAX_NEW_COLUMNS_PER_FILE = 200;
 
+/**
+ * Physical columns one account's files may use together (half the table's MAX_PHYSICAL_COLUMNS): a
+ * file of an account past it adds no column, its new headers overflow into `extra`. Three wide
+ * uploads of one account had taken all 600, and every account's files then overflowed.
+ */
+export const MAX_PHYSICAL_COLUMNS_PER_ACCOUNT = 300;
+
 /** What is left of one file's MAX_NEW_COLUMNS_PER_FILE; ensureColumns spends from it. */
 export interface ColumnBudget {
   remaining: number;

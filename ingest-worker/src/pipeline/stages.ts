@@ -4,7 +4,12 @@
  * (ingest-file.ts) runs them and records the GENERAL file's publication as a checkpoint, so a retry
  * after it resumes at the AUTHOR stage.
  */
-import type { FileRow, Storage } from '@sift/clickhouse';
+import {
+  MAX_PHYSICAL_COLUMNS_PER_ACCOUNT,
+  type ColumnBudget,
+  type FileRow,
+  type Storage,
+} from '@sift/clickhouse';
 import { isTextFormat, type ImportReport } from '@sift/shared/contracts';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import { detectDelimiter, InvalidFileError, sniff, validateSpreadsheet } from '@sift/spreadsheet';
@@ -165,7 +170,7 @@ export async function load(
   if (run.file.status === 'PROCESSED') await storage.files.save({ ...run.file, status: 'PROCESSING' });
   await storage.removeFileData([run.file.id, run.authorId]);
   await run.progress(2, 0);
-  const columnBudget = newColumnBudget();
+  const columnBudget = await accountColumnBudget(storage, run);
   const notes: LoadNotes = { sheets: new Map(), widened: new Map() };
   const ctx: LoadContext = {
     storage,
@@ -192,6 +197,23 @@ export async function load(
   if (!loaded.general.sheetNames.length) throw new InvalidFileError('File is empty', 'empty');
   run.signal?.throwIfAborted();
   return { ...loaded, notes, columnsLeft: columnBudget.remaining };
+}
+
+/**
+ * The physical columns the run's file may add: MAX_NEW_COLUMNS_PER_FILE, or fewer once the
+ * account's other files use close to MAX_PHYSICAL_COLUMNS_PER_ACCOUNT (the table is every account's:
+ * one account must not take the room of all).
+ */
+async function accountColumnBudget(storage: Storage, run: IngestRun): Promise<ColumnBudget> {
+  const budget = newColumnBudget();
+  const others = await storage.files.list({ ownerId: run.file.ownerId });
+  const used = new Set<string>();
+  for (const f of others) {
+    if (f.id === run.file.id || f.id === run.authorId) continue;
+    for (const column of Object.values(f.columnMap)) if (column) used.add(column);
+  }
+  budget.remaining = Math.min(budget.remaining, Math.max(0, MAX_PHYSICAL_COLUMNS_PER_ACCOUNT - used.size));
+  return budget;
 }
 
 /**
