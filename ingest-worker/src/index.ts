@@ -12,3 +12,4 @@ export {
 export { fileRecord, ingestFile, RecordNotReplicatedError } from './pipeline/ingest-file.ts';
 export type { CsvLoader, IngestDeps } from './pipeline/types.ts';
 export { disablePretenuring } from './pretenuring.ts';
+export { STRANDED_MESSAGE, StrandedFiles } from './stranded.ts';

@@ -4,15 +4,17 @@
  * one WorkerConfig, so neither can start a worker that lacks a part.
  */
 import path from 'node:path';
-import type { Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import { openStorage, type Storage } from '@sift/clickhouse';
 import { openObjectStore } from '@sift/object-store';
 import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { Redis } from 'ioredis';
 import { checkRedis, RecordVersions, withRedisLock } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
+import { INGEST_QUEUE } from '@sift/shared/jobs';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
+import { STRANDED_SWEEP_MS, StrandedFiles } from './stranded.ts';
 import { startIngestWorker } from './worker.ts';
 
 export interface IngestRuntime {
@@ -106,12 +108,22 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     readIsolation: config.readIsolation,
     ...(config.authorJoinRunRows !== undefined && { authorJoinRunRows: config.authorJoinRunRows }),
   });
+  // Files left PROCESSING when their ingest ended without saying so (see stranded.ts).
+  const queue = new Queue(INGEST_QUEUE, { connection: { url: config.redisUrl }, prefix: config.queuePrefix });
+  queue.on('error', () => undefined);
+  const stranded = new StrandedFiles(storage, queue, log);
+  const sweeps = setInterval(() => {
+    stranded.sweep().catch((e: unknown) => log('Could not look for files left PROCESSING', e));
+  }, STRANDED_SWEEP_MS);
+  sweeps.unref();
   return {
     worker,
     storage,
     tracker,
     async close() {
+      clearInterval(sweeps);
       await drain(worker, config.shutdownTimeoutMs);
+      await queue.close();
       tracking.disconnect();
       if (!options.storage) await storage.close();
     },
