@@ -141,6 +141,33 @@ it('spreads calls over the connections with the fewest in flight', async () => {
   expect(pool.inFlight).toEqual([0, 0, 0]);
 });
 
+it('closes a connection only once the calls given to it have answered', async () => {
+  const gate: (() => void)[] = [];
+  const events: string[] = [];
+  const connection = {
+    query: () =>
+      new Promise((resolve) =>
+        gate.push(() => {
+          events.push('answered');
+          resolve({} as never);
+        }),
+      ),
+    close: async () => {
+      events.push('closed');
+    },
+  } as unknown as ConstructorParameters<typeof PooledConnection>[0][number];
+  const pool = new PooledConnection([connection]);
+  const running = pool.query({ query: 'SELECT 1' } as never);
+  await expect.poll(() => gate.length).toBe(1);
+  const closing = pool.close();
+  // The call is still running: nothing is closed under it.
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(events).toEqual([]);
+  gate.splice(0).forEach((open) => open());
+  await Promise.all([running, closing]);
+  expect(events).toEqual(['answered', 'closed']);
+});
+
 it("keeps a call's settings to that call: a later query on the same connection runs with the defaults", async () => {
   const client = temp.storage().client;
   const settingsNow = async () =>

@@ -11,6 +11,7 @@ import type {
   ConnPingResult,
   ConnQueryResult,
 } from 'chdb/connection';
+import { settlesWithin } from '@sift/shared/settle';
 import { inlineQueryParams } from './inline-params.ts';
 import { stringLiteral } from './sql.ts';
 
@@ -22,6 +23,9 @@ import { stringLiteral } from './sql.ts';
  * and a search run while a fourth call (an account lookup, a progress poll) still gets through.
  */
 export const EMBEDDED_CONNECTIONS = 4;
+
+/** Longest wait, in ms, for calls in flight when the pool closes. */
+const CLOSE_WAIT_MS = 10_000;
 
 /**
  * Several connections to one engine behind the single `Connection` that `@clickhouse/client` takes.
@@ -114,7 +118,13 @@ export class PooledConnection implements Connection<Readable> {
     return this.#run(inlined(params), (c, p) => c.exec(p));
   }
 
+  /**
+   * Closes every connection once the calls already given to it have answered (at most
+   * CLOSE_WAIT_MS): closing chDB's session under a running query can end the process by a signal,
+   * and a process stopping past its deadline still has its last statements running.
+   */
   async close(): Promise<void> {
+    await settlesWithin(Promise.all(this.#members.map((m) => m.turn)), CLOSE_WAIT_MS);
     await Promise.all(this.#members.map((m) => m.connection.close()));
     this.#release?.();
   }
