@@ -6,11 +6,10 @@
  * token is verified while the files are read) with its own rows. The latencies are printed beside
  * the idle ones (a figure for the note and the benchmarks, not a pass criterion).
  */
-import ExcelJS from 'exceljs';
-import JSZip from 'jszip';
 import { beforeAll, expect, it } from 'vitest';
 import type { SearchResponse } from '@sift/shared/contracts';
 import { useTwoAccounts } from './support/sift.ts';
+import { addRows, workbookZip, zipBytes } from './support/workbooks.ts';
 
 // The default reading heap (512 MB), as in production.
 const accounts = useTwoAccounts(['Mal', 'Lory']);
@@ -23,16 +22,13 @@ beforeAll(async () => {
 
 /** An xlsx whose `rows` rows after the header each hold one cell in column XFD. */
 async function farCellsWorkbook(rows: number): Promise<Uint8Array> {
-  const wb = new ExcelJS.Workbook();
-  wb.addWorksheet('Sheet1').addRow(['Name']).commit();
-  const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
-  const sheet = Object.keys(zip.files).find((f) => /worksheets\/sheet1\.xml$/.test(f))!;
+  const zip = await workbookZip();
   const far = Array.from(
     { length: rows },
     (_, i) => `<row r="${i + 2}"><c r="XFD${i + 2}" t="inlineStr"><is><t>x</t></is></c></row>`,
   ).join('');
-  zip.file(sheet, (await zip.file(sheet)!.async('string')).replace('</sheetData>', `${far}</sheetData>`));
-  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+  await addRows(zip, far);
+  return zipBytes(zip);
 }
 
 /** Searches of the other account, one after another, until `until` settles; each status and time. */

@@ -4,12 +4,11 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
-import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import type { FileRecord, UploadResponse } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
+import { addRows, workbookZip, zipBytes } from './support/workbooks.ts';
 
 const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 let sift: RunningSift;
@@ -34,15 +33,6 @@ async function uploadOne(name: string, bytes: Uint8Array): Promise<Response> {
   form.append('file', new Blob([bytes]), name);
   return user.fetch('/file/upload', { method: 'POST', body: form });
 }
-
-async function workbookZip(): Promise<JSZip> {
-  const wb = new ExcelJS.Workbook();
-  wb.addWorksheet('Sheet1').addRow(['Name']).commit();
-  return JSZip.loadAsync(await wb.xlsx.writeBuffer());
-}
-
-const bytes = async (zip: JSZip) =>
-  zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
 
 function blobCount(): number {
   return readdirSync(blobDir).length;
@@ -72,7 +62,7 @@ describe('refused uploads', () => {
   it('refuses a zip bomb with 422 before parsing it', async () => {
     const zip = await workbookZip();
     zip.file('xl/media/padding.bin', new Uint8Array(64 * 1024 * 1024)); // 64 MB of zeros, ~64 KB deflated
-    const res = await uploadOne('bomb.xlsx', await bytes(zip));
+    const res = await uploadOne('bomb.xlsx', await zipBytes(zip));
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: string }).error).toMatch(
       /^"bomb\.xlsx" was refused: it would expand to 64 MB, too much for its size \(a possible zip bomb\)\.$/,
@@ -82,7 +72,7 @@ describe('refused uploads', () => {
   it('refuses a workbook with too many parts with 422', async () => {
     const zip = await workbookZip();
     for (let i = 0; i < 10_001; i++) zip.file(`xl/extra/p${i}.txt`, '');
-    const res = await uploadOne('parts.xlsx', await bytes(zip));
+    const res = await uploadOne('parts.xlsx', await zipBytes(zip));
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: string }).error).toMatch(/has 100\d\d parts, more than the 10000/);
   });
@@ -94,7 +84,7 @@ describe('refused uploads', () => {
       'xl/workbook.xml',
       xml.replace('?>', '?><!DOCTYPE workbook [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>'),
     );
-    const res = await uploadOne('entities.xlsx', await bytes(zip));
+    const res = await uploadOne('entities.xlsx', await zipBytes(zip));
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: string }).error).toBe(
       '"entities.xlsx" was refused: its part xl/workbook.xml contains a DOCTYPE declaration, which spreadsheets do not need and Sift does not accept for safety.',
@@ -144,7 +134,7 @@ describe('accepted uploads', () => {
     zip.file('xl/media/padding.bin', new Uint8Array(32 * 1024 * 1024));
     const uploaded = await user.upload([
       { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
-      { name: 'bomb.xlsx', bytes: await bytes(zip) },
+      { name: 'bomb.xlsx', bytes: await zipBytes(zip) },
     ]);
     expect(uploaded.map((f) => f.status)).toEqual(['PROCESSING', 'FAILED']);
     expect(uploaded[1]!.errorMessage).toMatch(/possible zip bomb/);
@@ -154,17 +144,9 @@ describe('accepted uploads', () => {
 
   it('fails a workbook with a cell past column XFD beside a good file, and goes on answering', async () => {
     const zip = await workbookZip();
-    const sheetPath = Object.keys(zip.files).find((f) => /worksheets\/sheet1\.xml$/.test(f))!;
-    const xml = await zip.file(sheetPath)!.async('string');
-    zip.file(
-      sheetPath,
-      xml.replace(
-        '</sheetData>',
-        '<row r="2"><c r="ZZZZZZZ2" t="inlineStr"><is><t>x</t></is></c></row></sheetData>',
-      ),
-    );
+    await addRows(zip, '<row r="2"><c r="ZZZZZZZ2" t="inlineStr"><is><t>x</t></is></c></row>');
     const uploaded = await user.upload([
-      { name: 'hostile.xlsx', bytes: await bytes(zip) },
+      { name: 'hostile.xlsx', bytes: await zipBytes(zip) },
       { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
     ]);
     const hostile = await user.waitForIngest(uploaded[0]!.id);
@@ -180,15 +162,13 @@ describe('accepted uploads', () => {
     // 1.4 MB of rows with a cell in column XFD cost 792 MB and 230 s to read as arrays up to it;
     // here column CCC (2,109), so that this test's 32 MB reading heap is not what stops it.
     const zip = await workbookZip();
-    const sheetPath = Object.keys(zip.files).find((f) => /worksheets\/sheet1\.xml$/.test(f))!;
-    const xml = await zip.file(sheetPath)!.async('string');
     const far = Array.from(
       { length: 600 },
       (_, i) => `<row r="${i + 2}"><c r="CCC${i + 2}" t="inlineStr"><is><t>far</t></is></c></row>`,
     ).join('');
-    zip.file(sheetPath, xml.replace('</sheetData>', `${far}</sheetData>`));
+    await addRows(zip, far);
     const uploaded = await user.upload([
-      { name: 'spread.xlsx', bytes: await bytes(zip) },
+      { name: 'spread.xlsx', bytes: await zipBytes(zip) },
       { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
     ]);
     const spread = await user.waitForIngest(uploaded[0]!.id);
@@ -204,7 +184,7 @@ describe('accepted uploads', () => {
     // Shared strings are held in memory while the sheet is read: these need far more than 32 MB.
     const strings = Array.from({ length: 1_500_000 }, (_, i) => `<si><t>author ${i}</t></si>`);
     zip.file('xl/sharedStrings.xml', `<sst count="${strings.length}">${strings.join('')}</sst>`);
-    const heavy = await bytes(zip);
+    const heavy = await zipBytes(zip);
     expect(heavy.length).toBeLessThan(MAX_UPLOAD_BYTES);
     const uploaded = await user.upload([
       { name: 'heavy.xlsx', bytes: heavy },
