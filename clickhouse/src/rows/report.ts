@@ -34,31 +34,22 @@ export class RowReport {
 
   /**
    * How many of `file`'s rows are records exported twice (by recordKeySql): within the file, and
-   * already in `others` (the owner's other files). Null when `file` has no record id column. The
-   * engine holds this file's keys only, however large the other files are.
+   * already in `others` (the owner's other files). Read from the list of copies, which
+   * RowCopies.record has written for `file` first: every row of `file` whose record is twice in it
+   * or in another file is there, beside the rows it copies. Null when `file` has no record id
+   * column.
    */
   async recordCopies(file: FileRow, others: FileRow[]): Promise<RecordCopies | null> {
-    const own = recordKeySql([file], 'k');
-    if (!own) return null;
-    const theirs = others.length ? recordKeySql(others, 'o') : null;
-    // The sets built are of this file's keys only: the account's other files may hold millions.
-    const ownKeys = `SELECT ${own.sql} FROM ${this.t.table} WHERE file_id = {id:String}`;
-    // On a cluster the sets are built once and sent to the shards (a plain IN is refused there).
-    const inSet = this.t.layout.cluster ? 'GLOBAL IN' : 'IN';
-    const elsewhere = theirs
-      ? `countIf(key ${inSet} (SELECT DISTINCT ${theirs.sql} AS other FROM ${this.t.table}
-                         WHERE file_id IN {others:Array(String)} AND other != '' AND other ${inSet} (${ownKeys})))`
-      : '0';
+    if (!recordKeySql([file], 'k')) return null;
+    const { copies, cluster } = this.t.layout;
+    // On a cluster the set is built once and sent to the shards (a plain IN is refused there).
+    const inSet = cluster ? 'GLOBAL IN' : 'IN';
     const rs = await this.t.client.query({
-      query: `SELECT count() - uniqExact(key) AS in_file, ${elsewhere} AS in_other_files
-              FROM (SELECT ${own.sql} AS key FROM ${this.t.table} WHERE file_id = {id:String})
-              WHERE key != ''`,
-      query_params: {
-        ...own.params,
-        ...(theirs?.params ?? {}),
-        id: file.id,
-        others: others.map((f) => f.id),
-      },
+      query: `SELECT count() - uniqExact(record_key) AS in_file,
+                     countIf(record_key ${inSet} (SELECT record_key FROM ${copies}
+                                                  WHERE file_id IN {others:Array(String)})) AS in_other_files
+              FROM (SELECT DISTINCT sheet, row_number, record_key FROM ${copies} WHERE file_id = {id:String})`,
+      query_params: { id: file.id, others: others.map((f) => f.id) },
       format: 'JSONEachRow',
     });
     const [row] = await rs.json<{ in_file: number; in_other_files: number }>();
