@@ -37,3 +37,4 @@ export {
 export { splitCsv, type CsvChunk, type CsvSplit } from './csv-split.ts';
 export type { ParsedRow, ReadProgress } from './types.ts';
 export { readIsolated, READ_ISOLATION, type ReadIsolation } from './isolated-read.ts';
+export { inspectUpload, leadingRows, type Inspection, type LeadingRow } from './inspect.ts';

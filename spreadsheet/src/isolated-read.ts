@@ -43,6 +43,20 @@ export type FromReader =
   | { type: 'invalid'; message: string; kind: InvalidFileKind }
   | { type: 'failed'; message: string };
 
+/**
+ * The error of a file whose reading was stopped in its thread (memory, time, a crash).
+ *
+ * @param originalName - the name the user gave the file
+ * @param why - what stopped it, completing '"name" could not be read: …'
+ * @returns InvalidFileError, kind `unsafe`, saying what to do
+ */
+export function refusedUnread(originalName: string, why: string): InvalidFileError {
+  return new InvalidFileError(
+    `"${originalName}" could not be read: ${why}. Check that it opens in Excel, save it again (or split it into smaller files) and re-upload it.`,
+    'unsafe',
+  );
+}
+
 const READER_URL = new URL('./read-worker.ts', import.meta.url);
 
 /**
@@ -89,11 +103,7 @@ export async function* readIsolated(
     wake?.();
     wake = null;
   };
-  const refuse = (why: string) =>
-    new InvalidFileError(
-      `"${originalName}" could not be read: ${why}. Check that it opens in Excel, save it again (or split it into smaller files) and re-upload it.`,
-      'unsafe',
-    );
+  const refuse = (why: string) => refusedUnread(originalName, why);
   worker.on('message', (m: FromReader) => {
     inbox.push(m);
     notify();

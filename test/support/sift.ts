@@ -1,5 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -141,6 +142,41 @@ export class ApiClient {
     const res = await this.postUpload(files);
     if (res.status !== 201) throw new Error(`upload: HTTP ${res.status} ${await res.text()}`);
     return ((await res.json()) as { files: FileRecord[] }).files;
+  }
+
+  /**
+   * Uploads files like `upload`, but sent by another process (curl), so sending them costs this
+   * process (which runs Sift) nothing, as when the uploader's browser is elsewhere. The token goes
+   * to curl on its standard input, never on its command line.
+   */
+  async uploadFromElsewhere(files: { name: string; bytes: Uint8Array }[]): Promise<FileRecord[]> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-elsewhere-'));
+    try {
+      const args = ['-sS', '--max-time', '600', '-H', '@-', '-w', '\\n%{http_code}'];
+      for (const f of files) {
+        const at = path.join(dir, f.name);
+        writeFileSync(at, f.bytes);
+        args.push('-F', `files=@${at};filename=${f.name}`);
+      }
+      const out = await new Promise<string>((resolve, reject) => {
+        const curl = execFile(
+          'curl',
+          [...args, `${this.baseUrl}/api/file/upload-multiple`],
+          {
+            maxBuffer: 16 * 2 ** 20,
+            timeout: 620_000,
+          },
+          (e, stdout) => (e ? reject(e) : resolve(stdout)),
+        );
+        curl.stdin!.end(this.token ? `authorization: Bearer ${this.token}\n` : '');
+      });
+      const status = out.slice(out.lastIndexOf('\n') + 1);
+      const body = out.slice(0, out.lastIndexOf('\n'));
+      if (status !== '201') throw new Error(`upload: HTTP ${status} ${body}`);
+      return (JSON.parse(body) as { files: FileRecord[] }).files;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /** Polls a file until its ingest ends (status other than PROCESSING). */

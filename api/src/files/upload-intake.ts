@@ -5,7 +5,7 @@ import { newUploadRecord, type FileRow } from '@sift/clickhouse';
 import type { FileRecord, ReadChoices, UploadSession, UploadSessionSummary } from '@sift/shared/contracts';
 import type { IngestQueue, IngestQueueCounts } from '@sift/shared/jobs';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
-import { InvalidFileError, validateSpreadsheet, type SpreadsheetFormat } from '@sift/spreadsheet';
+import { InvalidFileError, inspectUpload, type SpreadsheetFormat } from '@sift/spreadsheet';
 import { originalKey, type ObjectStore } from '@sift/object-store';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { toFileRecord, type FilesService } from './files.service.ts';
@@ -343,10 +343,12 @@ export class UploadIntake {
    */
   async #validate(upload: StoredUpload): Promise<SpreadsheetFormat | InvalidFileError | null> {
     try {
-      return await validateSpreadsheet(
+      // In the inspection pool (a worker thread with the reading limits), not on the API's thread.
+      const inspected = await inspectUpload(
         path.join(this.incomingDir, upload.storedName),
         upload.originalFilename,
       );
+      return inspected.format;
     } catch (e) {
       if (e instanceof InvalidFileError) return e.kind === 'empty' ? null : e;
       throw e;

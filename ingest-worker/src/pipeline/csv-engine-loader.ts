@@ -7,18 +7,15 @@ import {
   decoder,
   detectDelimiter,
   InvalidFileError,
-  readCsv,
-  sniff,
+  inspectUpload,
+  leadingRows,
   splitCsv,
-  trimRow,
   headerNames,
   widenHeaders,
   type Encoding,
   type ReadProgress,
   isUnquotedWosExport,
   headerRowAt,
-  LimitError,
-  refusedFile,
 } from '@sift/spreadsheet';
 import { hasAuthorColumns } from './author-rows.ts';
 import { RowBatchLoader } from './row-batch-loader.ts';
@@ -36,6 +33,8 @@ import {
 export const CSV_CHUNK_BYTES = 32 * 1024 * 1024;
 /** Records read ahead of the load to decide each new column's skip index. */
 const SAMPLE_ROWS = 2_000;
+/** Characters of the header row and sample read at most (a few records of long cells are enough). */
+const SAMPLE_CHARS = 16 * 2 ** 20;
 /** Share of the load stage spent scanning and splitting (the rest: the engine loading chunks). */
 const SCAN_SHARE = 25;
 
@@ -50,7 +49,16 @@ const SCAN_SHARE = 25;
  * column guard).
  */
 export async function loadCsvWithEngine(ctx: LoadContext): Promise<LoadedFiles | null> {
-  const { encoding, sample: head } = ctx.sniffed ?? (await sniff(ctx.filePath));
+  const { encoding, sample: head } =
+    ctx.sniffed ??
+    (
+      await inspectUpload(
+        ctx.filePath,
+        ctx.originalName,
+        { format: 'csv', encoding: ctx.encoding },
+        ctx.readIsolation,
+      )
+    ).sniffed!;
   const delimiter = detectDelimiter(head);
   // Tab-delimited text is read as CustomSeparated, which keeps blanks but needs the record end.
   // ClickHouse's CSV reader drops the whitespace a record starts with.
@@ -131,18 +139,16 @@ async function loadWithEngine(
 
   // The header row (the first record with content past any title rows, and its record number) and
   // a sample of the records after it, which decides the skip index of each new column.
-  const leading: { rowNumber: number; cells: string[] }[] = [];
-  try {
-    for await (const row of readCsv(ctx.filePath, sheet, { bytesRead: 0 }, ctx.encoding)) {
-      const cells = trimRow(row.cells);
-      if (!cells.some((c) => c.trim())) continue;
-      if (leading.push({ rowNumber: row.rowNumber, cells }) > SAMPLE_ROWS) break;
-    }
-  } catch (e) {
-    // A cell past the cap among the first rows: refused at once (this runs on the API's thread).
-    if (e instanceof LimitError) throw refusedFile(ctx.originalName, e);
-    throw e;
-  }
+  // Read in the inspection pool, within the reading limits: a hostile first record (a cell of
+  // megabytes) costs a worker thread its time or heap, never this thread (which may serve the API).
+  const leading = await leadingRows(
+    ctx.filePath,
+    ctx.originalName,
+    sheet,
+    ctx.encoding,
+    { rows: SAMPLE_ROWS + 1, chars: SAMPLE_CHARS },
+    ctx.readIsolation,
+  );
   const chosen = ctx.headerRows?.[sheet];
   const at = headerRowAt(leading, chosen);
   const header = leading[at];

@@ -10,9 +10,9 @@ import {
   type FileRow,
   type Storage,
 } from '@sift/clickhouse';
-import { isTextFormat, type ImportReport } from '@sift/shared/contracts';
+import type { ImportReport } from '@sift/shared/contracts';
 import type { IngestFilePayload } from '@sift/shared/jobs';
-import { detectDelimiter, InvalidFileError, sniff, validateSpreadsheet } from '@sift/spreadsheet';
+import { InvalidFileError, inspectUpload } from '@sift/spreadsheet';
 import { deriveAuthorFile } from './author-derivation.ts';
 import { loadCsvWithEngine } from './csv-engine-loader.ts';
 import { authorPairing, buildImportReport, type ImportReportInput } from './import-report.ts';
@@ -140,16 +140,18 @@ export interface Validated {
  */
 export async function validate(run: IngestRun, filePath: string): Promise<Validated> {
   await run.progress(1, 0);
-  const format = run.payload.format ?? (await validateSpreadsheet(filePath, run.payload.originalFilename));
+  // Read in the inspection pool (a worker thread, within the reading limits), not on this thread.
+  const { format, sniffed, delimiter } = await inspectUpload(
+    filePath,
+    run.payload.originalFilename,
+    { format: run.payload.format, encoding: run.payload.read?.encoding },
+    run.deps.readIsolation,
+  );
+  if (!sniffed) return { format, csv: null, sniffed: undefined };
+  const { sample: _, ...encoding } = sniffed;
   // Other text formats: their readers find the encoding too; the report names it.
-  if (format !== 'csv' && isTextFormat(format)) {
-    const { sample: _, ...encoding } = await sniff(filePath, run.payload.read?.encoding);
-    return { format, csv: null, encoding, sniffed: undefined };
-  }
-  if (format !== 'csv') return { format, csv: null, sniffed: undefined };
-  const sniffed = await sniff(filePath, run.payload.read?.encoding);
-  const { sample, ...encoding } = sniffed;
-  return { format, csv: { encoding, delimiter: detectDelimiter(sample) }, sniffed };
+  if (format !== 'csv') return { format, csv: null, encoding, sniffed: undefined };
+  return { format, csv: { encoding, delimiter: delimiter ?? ',' }, sniffed };
 }
 
 /**
