@@ -35,6 +35,9 @@ export type IngestJobName = IngestJob['name'];
 /** The one job the ingest queue carries today: ingest a stored upload into its file record. */
 export const INGEST_FILE_JOB = 'ingest-file' satisfies IngestJobName;
 
+/** The last turn a job can take (BullMQ's lowest priority, 2^21). */
+export const MAX_INGEST_TURN = 2 ** 21;
+
 /** Jobs of the ingest queue by state. */
 export interface IngestQueueCounts {
   waiting: number;
@@ -49,13 +52,17 @@ export interface IngestQueueCounts {
  */
 export interface IngestQueue {
   /**
-   * Queues one file's ingest.
+   * Queues one file's ingest. Jobs are taken by turn, then in the order queued: an account's first
+   * queued file goes before another account's tenth, so one account's many uploads cannot hold
+   * every other account's files behind them (fair scheduling between accounts).
    *
    * @param payload - the file to ingest (see ingestFilePayloadSchema)
-   * @param jobId - the job's id: the file id unless given (a file is queued once; a re-ingest passes its own)
+   * @param options - `jobId`: the file id unless given (a file is queued once; a re-ingest passes
+   *   its own); `turn`: the job's place among its account's unfinished jobs, from 1 (the default);
+   *   past MAX_INGEST_TURN it counts as that
    * @throws when Redis does not answer
    */
-  add(payload: IngestFilePayload, jobId?: string): Promise<void>;
+  add(payload: IngestFilePayload, options?: { jobId?: string; turn?: number }): Promise<void>;
   /** Jobs by state, for the administrators' statistics. */
   counts(): Promise<IngestQueueCounts>;
 }

@@ -26,6 +26,14 @@ export class FilesService {
     return kept.reduce((n, f) => n + f.sizeBytes, 0);
   }
 
+  /**
+   * The owner's GENERAL files still PROCESSING: its ingest jobs queued or running, which a new job
+   * of the owner's queues behind (IngestQueue's turn).
+   */
+  async unfinished(ownerId: string): Promise<number> {
+    return (await this.storage.files.list({ ownerId, fileType: 'GENERAL', status: 'PROCESSING' })).length;
+  }
+
   /** The owner's files in numbers (see FileStatistics). */
   async statistics(ownerId: string): Promise<FileStatistics> {
     const files = await this.storage.files.list({ ownerId });

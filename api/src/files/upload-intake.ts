@@ -106,6 +106,7 @@ export class UploadIntake {
       if (e instanceof HttpError) throw e;
       throw new QueueUnavailableError();
     }
+    let turn = await this.files.unfinished(ownerId);
     for (const [i, row] of rows.entries()) {
       await this.files.record(row);
       if (row.status === 'FAILED') {
@@ -123,14 +124,17 @@ export class UploadIntake {
         throw e;
       }
       try {
-        await this.queue.add({
-          fileId: row.id,
-          ownerId,
-          storedName: row.filename,
-          originalFilename: row.originalFilename,
-          sessionId,
-          ...(typeof checks[i] === 'string' && { format: checks[i] }),
-        });
+        await this.queue.add(
+          {
+            fileId: row.id,
+            ownerId,
+            storedName: row.filename,
+            originalFilename: row.originalFilename,
+            sessionId,
+            ...(typeof checks[i] === 'string' && { format: checks[i] }),
+          },
+          { turn: ++turn },
+        );
       } catch {
         await this.#strand(
           rows.slice(i),
@@ -229,6 +233,7 @@ export class UploadIntake {
       session.id,
       files.map((f) => ({ fileId: f.id, fileName: f.originalFilename })),
     );
+    let turn = await this.files.unfinished(ownerId);
     for (const f of files) {
       await this.files.record({ ...f, status: 'PROCESSING' });
       await this.queue.add(
@@ -239,7 +244,7 @@ export class UploadIntake {
           originalFilename: f.originalFilename,
           sessionId: session.id,
         },
-        `${f.id}:reindex:${run}`,
+        { jobId: `${f.id}:reindex:${run}`, turn: ++turn },
       );
     }
   }
@@ -257,6 +262,7 @@ export class UploadIntake {
   async reingestWith(ownerId: string, file: FileRow, read: ReadChoices): Promise<FileRow> {
     const session = await this.tracker.createSession(ownerId, `Re-ingest ${file.originalFilename}`, true);
     await this.tracker.addFiles(session.id, [{ fileId: file.id, fileName: file.originalFilename }]);
+    const turn = (await this.files.unfinished(ownerId)) + 1;
     const processing: FileRow = { ...file, status: 'PROCESSING' };
     await this.files.record(processing);
     await this.queue.add(
@@ -268,7 +274,7 @@ export class UploadIntake {
         sessionId: session.id,
         read,
       },
-      `${file.id}:reingest:${randomUUID()}`,
+      { jobId: `${file.id}:reingest:${randomUUID()}`, turn },
     );
     return processing;
   }

@@ -1,0 +1,49 @@
+/**
+ * Fair scheduling between accounts (issue 33): one account's many queued files do not hold another
+ * account's file behind all of them. Files are queued with no worker running, then a worker (two
+ * jobs at a time) starts on the real BullMQ queue: the other account's one file is among the first
+ * two jobs started, though it was queued last.
+ */
+import { Queue } from 'bullmq';
+import { afterAll, expect, it } from 'vitest';
+import { loadWorkerConfig, startIngestRuntime, type IngestRuntime } from '@sift/ingest-worker';
+import { INGEST_QUEUE } from '@sift/shared/jobs';
+import { useTwoAccounts } from './support/sift.ts';
+
+const accounts = useTwoAccounts(['Busy', 'Uploader'], { runWorker: false });
+let runtime: IngestRuntime | undefined;
+let queue: Queue | undefined;
+afterAll(async () => {
+  await runtime?.close();
+  await queue?.close();
+});
+
+const csv = (name: string) => ({ name, bytes: new TextEncoder().encode(`Name\n${name}\n`) });
+
+it("starts another account's file before the rest of one account's queued files", async () => {
+  const { sift, admin, other } = accounts;
+  const many = await admin.upload(['a1.csv', 'a2.csv', 'a3.csv', 'a4.csv', 'a5.csv'].map(csv));
+  const [one] = await other.upload([csv('b1.csv')]);
+
+  const config = loadWorkerConfig({
+    DATA_DIR: sift.config.dataDir,
+    CLICKHOUSE_DATABASE: sift.config.clickhouseDatabase,
+    REDIS_URL: sift.config.redisUrl,
+  });
+  runtime = await startIngestRuntime({
+    config: { ...config, queuePrefix: sift.config.queuePrefix },
+    storage: sift.storage,
+  });
+  for (const f of many) expect((await admin.waitForIngest(f.id)).status).toBe('PROCESSED');
+  expect((await other.waitForIngest(one!.id)).status).toBe('PROCESSED');
+
+  queue = new Queue(INGEST_QUEUE, {
+    connection: { url: sift.config.redisUrl },
+    prefix: sift.config.queuePrefix,
+  });
+  const startedAt = async (id: string) => (await queue!.getJob(id))!.processedOn!;
+  const others = await startedAt(one!.id);
+  const before = (await Promise.all(many.map((f) => startedAt(f.id)))).filter((t) => t < others);
+  // First come first served, all five would have started before it.
+  expect(before.length).toBeLessThan(2);
+});
