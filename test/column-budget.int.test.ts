@@ -2,10 +2,16 @@
  * One account cannot take every physical column of the shared `rows` table (issue 33): its files
  * together add at most MAX_PHYSICAL_COLUMNS_PER_ACCOUNT; past it a new header overflows into the
  * `extra` map (searchable, only slower), while another account's new headers still get columns.
+ * Likewise its files carry at most MAX_TEXT_INDEXES_PER_ACCOUNT text skip indexes, and another
+ * account's new columns are still indexed.
  */
 import { expect, it } from 'vitest';
 import type { FileRecord, SearchResponse } from '@sift/shared/contracts';
-import { MAX_NEW_COLUMNS_PER_FILE, MAX_PHYSICAL_COLUMNS_PER_ACCOUNT } from '@sift/clickhouse';
+import {
+  MAX_NEW_COLUMNS_PER_FILE,
+  MAX_PHYSICAL_COLUMNS_PER_ACCOUNT,
+  MAX_TEXT_INDEXES_PER_ACCOUNT,
+} from '@sift/clickhouse';
 import { useTwoAccounts, type ApiClient } from './support/sift.ts';
 
 const accounts = useTwoAccounts(['Wanda', 'Wide']);
@@ -19,13 +25,16 @@ async function ingested(client: ApiClient, name: string, headers: string[]): Pro
   return file;
 }
 
-/** The file's headers kept in physical columns (the rest overflow into `extra`). */
-const physical = (file: FileRecord) =>
-  accounts.sift.storage.files
-    .get(file.id)
-    .then(
-      (f: { columnMap: Record<string, string> } | null) => Object.values(f!.columnMap).filter(Boolean).length,
-    );
+/** The physical columns of the file's headers (the rest overflow into `extra`). */
+const columnsOf = async (file: FileRecord) =>
+  Object.values((await accounts.sift.storage.files.get(file.id))!.columnMap).filter(Boolean);
+const physical = async (file: FileRecord) => (await columnsOf(file)).length;
+/** How many of the files' physical columns carry a text skip index. */
+async function indexed(...files: FileRecord[]): Promise<number> {
+  const all = await accounts.sift.storage.rows.indexedColumns();
+  const columns = new Set((await Promise.all(files.map(columnsOf))).flat());
+  return [...columns].filter((c) => all.has(c)).length;
+}
 
 const headers = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`);
 
@@ -43,7 +52,10 @@ it("adds no more physical columns for an account past its share, and still adds 
     searchCriteria: { 'Third 50': 'third 50' },
   });
   expect(found.totalRecords).toBe(1);
-  // Another account's new headers still get columns of their own.
+  // One account's files carry at most its share of the table's text indexes.
+  expect(await indexed(first, second, third)).toBe(MAX_TEXT_INDEXES_PER_ACCOUNT);
+  // Another account's new headers still get columns of their own, and indexes on them.
   const theirs = await ingested(accounts.other, 'theirs.csv', headers('Theirs', 50));
   expect(await physical(theirs)).toBe(50);
+  expect(await indexed(theirs)).toBe(50);
 });

@@ -79,6 +79,29 @@ describe("Excel's limits", () => {
 });
 
 describe('memory bombs', () => {
+  it("refuses styles past Excel's 65,490 cell formats, counted before they are kept", async () => {
+    // Ids that vary, so the part does not compress like a zip bomb (refused for that alone).
+    const id = (i: number) => (i * 7919) % 1_000_003;
+    const styles = (xfs: number, fmts = 0) =>
+      `<styleSheet><numFmts>${Array.from({ length: fmts }, (_, i) => `<numFmt numFmtId="${id(i)}" formatCode="0.0"/>`).join('')}</numFmts>` +
+      `<cellXfs>${Array.from({ length: xfs }, (_, i) => `<xf numFmtId="${id(i)}"/>`).join('')}</cellXfs></styleSheet>`;
+    const rows = `<row r="1">${cell('A1', 'Name')}</row>`;
+    const most = await workbook('most.xlsx', rows, { 'xl/styles.xml': styles(SHEET_LIMITS.maxCellFormats) });
+    expect((await read(most)).map((r) => r.cells)).toEqual([['Name']]);
+    const xfs = await workbook('xfs.xlsx', rows, {
+      'xl/styles.xml': styles(SHEET_LIMITS.maxCellFormats + 1),
+    });
+    await expect(read(xfs)).rejects.toThrow(
+      '"xfs.xlsx" was refused: its styles hold more than 65,490 cell formats, Excel\'s limit.',
+    );
+    const fmts = await workbook('fmts.xlsx', rows, {
+      'xl/styles.xml': styles(1, SHEET_LIMITS.maxCellFormats + 1),
+    });
+    await expect(read(fmts)).rejects.toThrow(
+      '"fmts.xlsx" was refused: its styles hold more than 65,490 number formats, Excel\'s limit.',
+    );
+  });
+
   it('refuses a part that expands far beyond its size, even beside parts that do not compress', async () => {
     const strings = `<sst>${'<si><t>aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa</t></si>'.repeat(300_000)}</sst>`;
     const file = await workbook('bomb.xlsx', `<row r="1">${cell('A1', 'x')}</row>`, {

@@ -149,13 +149,19 @@ async function readStyleFormats(zip: ZipFile, entry: Entry): Promise<string[]> {
   const custom = new Map<number, string>();
   const ids: number[] = [];
   let inCellXfs = false;
+  const tooMany = (what: string) =>
+    new LimitError(`its styles hold more than ${count(SHEET_LIMITS.maxCellFormats)} ${what}, Excel's limit`);
   await parseXml(await openEntry(zip, entry), {
     open(tagName, attributes) {
       const name = local(tagName);
-      if (name === 'numFmt')
+      if (name === 'numFmt') {
+        if (custom.size >= SHEET_LIMITS.maxCellFormats) throw tooMany('number formats');
         custom.set(Number(attributes.get('numFmtId')), attributes.get('formatCode') ?? '');
-      else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) ids.push(Number(attributes.get('numFmtId') ?? 0));
+      } else if (name === 'cellXfs') inCellXfs = true;
+      else if (name === 'xf' && inCellXfs) {
+        if (ids.length >= SHEET_LIMITS.maxCellFormats) throw tooMany('cell formats');
+        ids.push(Number(attributes.get('numFmtId') ?? 0));
+      }
     },
     close(name) {
       if (local(name) === 'cellXfs') inCellXfs = false;

@@ -18,8 +18,8 @@ export class RowColumns {
    * A new column gets a text skip index unless its values in `sample` (rows aligned with
    * `headers`, e.g. the first insert batch) look ID-like ({@link wantsTextIndex}); the decision is
    * made once, when the column is created, and at most MAX_TEXT_INDEXES columns are indexed.
-   * Columns created are spent from `budget` (one file's MAX_NEW_COLUMNS_PER_FILE); past it, new
-   * headers overflow too. Returns header → physical column name, '' for overflow.
+   * Columns and indexes created are spent from `budget` (one file's MAX_NEW_COLUMNS_PER_FILE, its
+   * account's share of indexes); past its columns, new headers overflow too. Returns header → physical column name, '' for overflow.
    */
   async ensureColumns(
     headers: string[],
@@ -32,7 +32,10 @@ export class RowColumns {
     const missing = headers.filter((h) => !known.has(physicalColumnName(h)));
     if (missing.length) {
       const room = Math.max(0, Math.min(MAX_PHYSICAL_COLUMNS - known.size, budget.remaining));
-      let indexRoom = MAX_TEXT_INDEXES - (await this.indexedColumns()).size;
+      let indexRoom = Math.min(
+        MAX_TEXT_INDEXES - (await this.indexedColumns()).size,
+        budget.indexes ?? Infinity,
+      );
       const toAdd = new Map<string, boolean>();
       for (const h of missing) {
         const c = physicalColumnName(h);
@@ -57,6 +60,7 @@ export class RowColumns {
         }
         await layout.everyNode(`ALTER TABLE ${layout.rowsLocal}${layout.onCluster} ${clauses.join(', ')}`);
         budget.remaining -= toAdd.size;
+        if (budget.indexes !== undefined) budget.indexes -= [...toAdd.values()].filter(Boolean).length;
         for (const c of toAdd.keys()) known.add(c);
       }
     }

@@ -37,9 +37,20 @@ export const MAX_NEW_COLUMNS_PER_FILE = 200;
  */
 export const MAX_PHYSICAL_COLUMNS_PER_ACCOUNT = 300;
 
-/** What is left of one file's MAX_NEW_COLUMNS_PER_FILE; ensureColumns spends from it. */
+/**
+ * Text skip indexes one account's files may use together (half the table's MAX_TEXT_INDEXES): each
+ * index is built on every insert of every account, and past the table's cap new columns go
+ * unindexed, so one account's wide files must not take them all.
+ */
+export const MAX_TEXT_INDEXES_PER_ACCOUNT = 100;
+
+/**
+ * What one file may still add (ensureColumns spends from it): `remaining` physical columns (at most
+ * MAX_NEW_COLUMNS_PER_FILE) and `indexes` text skip indexes (unbounded when absent).
+ */
 export interface ColumnBudget {
   remaining: number;
+  indexes?: number;
 }
 
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */

@@ -6,6 +6,7 @@
  */
 import {
   MAX_PHYSICAL_COLUMNS_PER_ACCOUNT,
+  MAX_TEXT_INDEXES_PER_ACCOUNT,
   type ColumnBudget,
   type FileRow,
   type Storage,
@@ -202,19 +203,25 @@ export async function load(
 }
 
 /**
- * The physical columns the run's file may add: MAX_NEW_COLUMNS_PER_FILE, or fewer once the
- * account's other files use close to MAX_PHYSICAL_COLUMNS_PER_ACCOUNT (the table is every account's:
- * one account must not take the room of all).
+ * The physical columns and text indexes the run's file may add: MAX_NEW_COLUMNS_PER_FILE, or fewer
+ * once the account's other files use close to MAX_PHYSICAL_COLUMNS_PER_ACCOUNT, and what the
+ * account's other files leave of MAX_TEXT_INDEXES_PER_ACCOUNT (the table is every account's: one
+ * account must not take the room of all).
  */
 async function accountColumnBudget(storage: Storage, run: IngestRun): Promise<ColumnBudget> {
   const budget = newColumnBudget();
-  const others = await storage.files.list({ ownerId: run.file.ownerId });
+  const [others, indexed] = await Promise.all([
+    storage.files.list({ ownerId: run.file.ownerId }),
+    storage.rows.indexedColumns(),
+  ]);
   const used = new Set<string>();
   for (const f of others) {
     if (f.id === run.file.id || f.id === run.authorId) continue;
     for (const column of Object.values(f.columnMap)) if (column) used.add(column);
   }
   budget.remaining = Math.min(budget.remaining, Math.max(0, MAX_PHYSICAL_COLUMNS_PER_ACCOUNT - used.size));
+  const usedIndexes = [...used].filter((c) => indexed.has(c)).length;
+  budget.indexes = Math.max(0, MAX_TEXT_INDEXES_PER_ACCOUNT - usedIndexes);
   return budget;
 }
 
