@@ -6,7 +6,10 @@
  * token is verified while the files are read) with its own rows. The latencies are printed beside
  * the idle ones (a figure for the note and the benchmarks, not a pass criterion).
  */
-import { beforeAll, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import type { SearchResponse } from '@sift/shared/contracts';
 import { useTwoAccounts } from './support/sift.ts';
 import { addRows, workbookZip, zipBytes } from './support/workbooks.ts';
@@ -52,13 +55,17 @@ async function searchesUntil(
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]!;
 
 it("fails one account's 100 MB cell and far-spread workbook alone while another account searches", async () => {
+  // Written before the searches start: writing them is the test's work, not Sift's.
+  const dir = mkdtempSync(path.join(tmpdir(), 'sift-hostile-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const [cell, workbook] = [path.join(dir, 'big-cell.csv'), path.join(dir, 'far-cells.xlsx')];
+  writeFileSync(cell, `Name,Notes\nA,"${'x'.repeat(100 * 2 ** 20)}"\n`);
+  writeFileSync(workbook, await farCellsWorkbook(1_700));
   const idle = await searchesUntil(Promise.resolve(), 60);
-  const cell = Buffer.from(`Name,Notes\nA,"${'x'.repeat(100 * 2 ** 20)}"\n`);
-  const workbook = await farCellsWorkbook(1_700);
   const hostile = (async () => {
     const uploaded = await accounts.admin.uploadFromElsewhere([
-      { name: 'big-cell.csv', bytes: cell },
-      { name: 'far-cells.xlsx', bytes: workbook },
+      { name: 'big-cell.csv', path: cell },
+      { name: 'far-cells.xlsx', path: workbook },
     ]);
     return Promise.all(uploaded.map((f) => accounts.admin.waitForIngest(f.id, 300_000)));
   })();

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -145,41 +145,30 @@ export class ApiClient {
   }
 
   /**
-   * Uploads files like `upload`, but sent by another process (curl), so sending them costs this
-   * process (which runs Sift) nothing, as when the uploader's browser is elsewhere. The token goes
-   * to curl on its standard input, never on its command line.
+   * Uploads files already on disk like `upload`, but sent by another process (curl, at nice 19), so
+   * sending them costs this process (which runs Sift) nothing, as when the uploader's browser is
+   * elsewhere.
+   * The token goes to curl on its standard input, never on its command line.
    */
-  async uploadFromElsewhere(files: { name: string; bytes: Uint8Array }[]): Promise<FileRecord[]> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'sift-elsewhere-'));
-    try {
-      const args = ['-sS', '--max-time', '600', '-H', '@-', '-w', '\\n%{http_code}'];
-      for (const f of files) {
-        const at = path.join(dir, f.name);
-        writeFileSync(at, f.bytes);
-        args.push('-F', `files=@${at};filename=${f.name}`);
-      }
-      const out = await new Promise<string>((resolve, reject) => {
-        const curl = execFile(
-          'curl',
-          [...args, `${this.baseUrl}/api/file/upload-multiple`],
-          {
-            maxBuffer: 16 * 2 ** 20,
-            timeout: 620_000,
-          },
-          (e, stdout) => (e ? reject(e) : resolve(stdout)),
-        );
-        curl.stdin!.end(this.token ? `authorization: Bearer ${this.token}\n` : '');
-      });
-      const status = out.slice(out.lastIndexOf('\n') + 1);
-      const body = out.slice(0, out.lastIndexOf('\n'));
-      if (status !== '201') throw new Error(`upload: HTTP ${status} ${body}`);
-      return (JSON.parse(body) as { files: FileRecord[] }).files;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  async uploadFromElsewhere(files: { name: string; path: string }[]): Promise<FileRecord[]> {
+    const args = ['-sS', '--max-time', '600', '-H', '@-', '-w', '\\n%{http_code}'];
+    for (const f of files) args.push('-F', `files=@${f.path};filename=${f.name}`);
+    const out = await new Promise<string>((resolve, reject) => {
+      // At the lowest priority: on a machine of its own the client would take none of Sift's cores.
+      const curl = execFile(
+        'nice',
+        ['-n', '19', 'curl', ...args, `${this.baseUrl}/api/file/upload-multiple`],
+        { maxBuffer: 16 * 2 ** 20, timeout: 620_000 },
+        (e, stdout) => (e ? reject(e) : resolve(stdout)),
+      );
+      curl.stdin!.end(this.token ? `authorization: Bearer ${this.token}\n` : '');
+    });
+    const end = out.lastIndexOf('\n');
+    const [status, body] = [out.slice(end + 1), out.slice(0, end)];
+    if (status !== '201') throw new Error(`upload: HTTP ${status} ${body}`);
+    return (JSON.parse(body) as { files: FileRecord[] }).files;
   }
 
-  /** Polls a file until its ingest ends (status other than PROCESSING). */
   /**
    * Waits until the ingest of file `id` has ended: the file is no longer PROCESSING, nor is the
    * AUTHOR file derived from it (it is PROCESSED, searchable, before its AUTHOR file is done).
