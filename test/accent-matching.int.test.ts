@@ -103,6 +103,10 @@ describe('folding', () => {
     expect(matchedParts('Nguyễn, T', 'NGUYEN')).toEqual(['Nguyễn']);
     expect(matchedParts('Müller', 'muller', true)).toEqual([]);
     expect(matchedParts('Müller', 'MÜL', true)).toEqual(['Mül']);
+    // An exact criterion marks the whole value, or nothing.
+    expect(matchedParts('MÜLLER, H', '"muller, h"')).toEqual(['MÜLLER, H']);
+    expect(matchedParts('Müller, Hans', '"muller, h"')).toEqual([]);
+    expect(matchedParts('MÜLLER, H', '"muller, h"', true)).toEqual([]);
   });
 });
 

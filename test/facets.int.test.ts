@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import { FACET_VALUES, type FileRecord, type SearchResponse } from '@sift/shared/contracts';
+import { exactCriterion, FACET_VALUES, type FileRecord, type SearchResponse } from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -77,4 +77,36 @@ it('refuses more facet columns than it shows at once', async () => {
   const res = await user.sendJson('/file/search', { facets: Array.from({ length: 9 }, (_, i) => `C${i}`) });
   expect(res.status).toBe(400);
   expect(await res.text()).toContain('At most 8 facet columns');
+});
+
+it('counts spellings the search folds together as one value, and an exact criterion finds just those rows', async () => {
+  const rows = [
+    ...Array.from({ length: 5 }, () => 'IEEE Access,Article'),
+    ...Array.from({ length: 2 }, () => 'IEEE ACCESS,Article; Early Access'),
+    'ieee access,Review Article',
+    'Physics Letters,Article',
+  ];
+  const [uploaded] = await user.upload([
+    { name: 'sources.csv', bytes: csv(`Source,Kind\n${rows.join('\n')}\n`) },
+  ]);
+  const file = await user.waitForIngest(uploaded!.id);
+  const inFile = (body: object) => user.json<SearchResponse>('/file/search', { fileIds: [file.id], ...body });
+
+  const all = await inFile({ facets: ['Source', 'Kind'] });
+  // One value for the three spellings, shown as the most frequent one.
+  expect(all.facets![0]!.values).toEqual([
+    { value: 'IEEE Access', count: 8 },
+    { value: 'Physics Letters', count: 1 },
+  ]);
+  expect(all.facets![1]!.values[0]).toEqual({ value: 'Article', count: 6 });
+  // A click on a value (its exact criterion) finds exactly the rows it counted; a plain term
+  // matches it as a part of longer values too.
+  expect((await inFile({ searchCriteria: { Source: exactCriterion('IEEE Access') } })).totalRecords).toBe(8);
+  expect((await inFile({ searchCriteria: { Kind: exactCriterion('Article') } })).totalRecords).toBe(6);
+  expect((await inFile({ searchCriteria: { Kind: 'Article' } })).totalRecords).toBe(9);
+  // Folded as the search folds: accents and case.
+  expect((await inFile({ searchCriteria: { Kind: exactCriterion('ÁRTICLE') } })).totalRecords).toBe(6);
+  expect(
+    (await inFile({ searchCriteria: { Kind: exactCriterion('ÁRTICLE') }, matchAccents: true })).totalRecords,
+  ).toBe(0);
 });

@@ -153,6 +153,18 @@ export function containsParts(
 }
 
 /**
+ * SQL of `expr` as a search folds it: accents and case (foldSql), or, with `matchAccents`, case
+ * only. Facets group values by it and an exact criterion compares by it, so the two agree.
+ *
+ * @param expr - SQL of a String value
+ * @param matchAccents - accents must match too
+ * @returns the folded value's SQL
+ */
+export function searchFoldSql(expr: string, matchAccents = false): string {
+  return matchAccents ? `lowerUTF8(${expr})` : foldSql(expr);
+}
+
+/**
  * A ClickHouse string literal holding `value` exactly: `\` and `'` are escaped, nothing else can end it.
  *
  * @param value - any text

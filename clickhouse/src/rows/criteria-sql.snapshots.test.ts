@@ -66,6 +66,8 @@ const searches: [string, Partial<RowQuery>][] = [
   ],
   ['a header in two files and the overflow map', { files: [wos, list], criteria: { Notes: 'call back' } }],
   ['a header no file has', { criteria: { Country: 'Poland' } }],
+  ['a whole value (a facet clicked)', { criteria: { Authors: '"Smith, J"', 'Publication Year': '2023' } }],
+  ['a whole value, accents must match', { criteria: { Authors: '"Müller, H"' }, matchAccents: true }],
   ['only some headers in the answer', { criteria: { Authors: 'smith' }, headers: ['Article Title'] }],
 ];
 

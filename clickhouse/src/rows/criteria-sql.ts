@@ -3,7 +3,8 @@
  * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
  */
 import type { FileRow } from '../files.repository.ts';
-import { containsParts, containsTerm, ident } from '../sql.ts';
+import { exactValueOf } from '@sift/shared/contracts';
+import { containsParts, containsTerm, ident, searchFoldSql } from '../sql.ts';
 import type { RowHit, RowKey, RowQuery } from './types.ts';
 
 /** A row query as SQL: its filter and parameters, the columns it reads and where they come back. */
@@ -37,13 +38,29 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
     const homes = columnHomes(query.files, header);
     if (!homes.physical.size && !homes.extra) return null; // no searched file has this column
     const k = n++;
-    const contains = containsTerm(`t${k}`, term);
-    Object.assign(params, contains.params);
     const values = [...homes.physical].map((c) => ident(c));
     if (homes.extra) {
       params[`h${k}`] = header;
       values.push(`extra[{h${k}:String}]`);
     }
+    const exact = exactValueOf(term);
+    if (exact !== null) {
+      // The whole value, folded as the search folds (what a facet counted).
+      // With matchAccents, the folded comparison beside it lets the column's text index serve it.
+      params[`t${k}`] = exact;
+      const equal = (v: string, accents: boolean) =>
+        `${searchFoldSql(v, accents)} = ${searchFoldSql(`{t${k}:String}`, accents)}`;
+      where.push(
+        anyOf(
+          values.map((v) =>
+            query.matchAccents ? `(${equal(v, true)} AND ${equal(v, false)})` : equal(v, false),
+          ),
+        ),
+      );
+      continue;
+    }
+    const contains = containsTerm(`t${k}`, term);
+    Object.assign(params, contains.params);
     const parts = values.map((v) => containsParts(v, contains, query.matchAccents));
     // Each alternative's match implies its fragments: any alternative's fragments, then any match.
     if (contains.fragments.length) narrow.push(anyOf(parts.map((p) => p.narrow!)));

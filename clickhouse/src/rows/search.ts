@@ -4,6 +4,7 @@ import { compileQuery, keyBound, toHits, valueOf, type CompiledQuery } from './c
 import { suggestAnySql, suggestSql, type SuggestionRead, type SuggestionReads } from './suggest-sql.ts';
 import type { SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
+import { searchFoldSql } from '../sql.ts';
 
 /** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
 export class RowSearch {
@@ -69,7 +70,8 @@ export class RowSearch {
 
   /**
    * Facets of the query's matching rows: for each of `headers` that a searched file has, its `limit`
-   * most frequent non-blank values with their row counts (most frequent first, then by value), in
+   * most frequent non-blank values (folded as the search folds them, each shown as its most frequent
+   * spelling) with their row counts (most frequent first, then by value), in
    * one read of the matching rows (GROUPING SETS: one aggregation per header, faster than
    * turning each row into one per header; docs/benchmarks.md). Counts are exact. A header no file has gets no entry.
    */
@@ -84,17 +86,20 @@ export class RowSearch {
       const value = valueOf(query.files, header, `fh${i}`);
       if (!value) continue;
       params[`fh${i}`] = header;
-      values.push(`${value} AS fv${i}`);
+      values.push(`${value} AS fv${i}`, `${searchFoldSql(`fv${i}`, query.matchAccents)} AS fk${i}`);
       known.push(header);
     }
     if (!values.length) return [];
-    const keys = known.map((_, i) => `fv${i}`);
-    // A row of one grouping set has its own key and blanks for the others: which key is not blank
-    // says whose facet it is (a blank value of its own is no value).
+    const keys = known.map((_, i) => `fk${i}`);
+    const shown = known.map((_, i) => `anyHeavy(fv${i})`);
+    // Values are counted folded as the search folds them (`IEEE Access` and `IEEE ACCESS` are one),
+    // each shown as its most frequent spelling. A row of one grouping set has its own key and
+    // blanks for the others: which key is not blank says whose facet it is (a blank value of its
+    // own is no value).
     const rs = await this.t.client.query({
       query: `SELECT facet, value, n FROM (
                 SELECT arrayFirstIndex(x -> x != '', [${keys.join(', ')}]) AS facet,
-                       arrayFirst(x -> x != '', [${keys.join(', ')}]) AS value, count() AS n
+                       arrayElement([${shown.join(', ')}], facet) AS value, count() AS n
                 FROM (SELECT ${values.join(', ')} FROM ${this.t.table} ${c.filter})
                 GROUP BY GROUPING SETS (${keys.map((k) => `(${k})`).join(', ')}))
               WHERE facet > 0

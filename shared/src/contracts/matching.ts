@@ -44,9 +44,32 @@ export function foldText(text: string): string {
 }
 
 /**
+ * A criterion that asks for a cell's whole value rather than a part of it: the value in double
+ * quotes (`"Article"`). It matches a cell equal to the value once both are folded as search folds
+ * them, the way facets count values, so clicking a facet value finds exactly the rows it counted.
+ *
+ * @param value - a cell's whole value
+ * @returns the criterion's text
+ */
+export function exactCriterion(value: string): string {
+  return `"${value}"`;
+}
+
+/**
+ * The value an exact criterion asks for (see exactCriterion), or null for a contains criterion.
+ *
+ * @param term - a criterion's text, trimmed
+ * @returns the value between the quotes, or null
+ */
+export function exactValueOf(term: string): string | null {
+  return term.length >= 2 && term.startsWith('"') && term.endsWith('"') ? term.slice(1, -1) : null;
+}
+
+/**
  * The distinct substrings of `value` that a search for `term` matched: every place where the folded
  * value contains the folded term (with `matchAccents`, where the lower-cased value contains the
- * lower-cased term), as written in `value`. `matchedParts('Zoë MÜLLER', 'muller')` → `['MÜLLER']`.
+ * lower-cased term), as written in `value`; for an exact criterion, the whole value when it is the
+ * one asked for. `matchedParts('Zoë MÜLLER', 'muller')` → `['MÜLLER']`.
  *
  * @param value - a cell's text
  * @param term - the searched text
@@ -55,6 +78,8 @@ export function foldText(text: string): string {
  */
 export function matchedParts(value: string, term: string, matchAccents = false): string[] {
   const fold = matchAccents ? (s: string) => s.toLowerCase() : foldText;
+  const exact = exactValueOf(term);
+  if (exact !== null) return value && fold(value) === fold(exact) ? [value] : [];
   const needle = fold(term);
   if (!needle || !value) return [];
   // The folded value, with where each of its UTF-16 units came from in `value`.

@@ -6,7 +6,7 @@ import { renderUi } from '../../../../test/render';
 import { FacetsPanel } from './FacetsPanel';
 
 describe('FacetsPanel', () => {
-  it('lists each chosen column’s values with their counts; a click picks one', async () => {
+  it('lists each chosen column’s values with their counts; a click searches for exactly that value', async () => {
     const onPick = vi.fn();
     renderUi(
       <FacetsPanel
@@ -33,7 +33,7 @@ describe('FacetsPanel', () => {
       'Publication Year: 2020, 1 row',
     ]);
     await userEvent.click(buttons[0]!);
-    expect(onPick).toHaveBeenCalledWith('Publication Year', '2021');
+    expect(onPick).toHaveBeenCalledWith('Publication Year', '"2021"');
     const types = screen.getByRole('group', { name: 'Document Type facet' });
     expect(within(types).getByText('No values in these results.')).toBeTruthy();
   });

@@ -9,7 +9,7 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
-import { MAX_FACET_COLUMNS, type SearchFacet } from '@sift/shared/contracts';
+import { exactCriterion, MAX_FACET_COLUMNS, type SearchFacet } from '@sift/shared/contracts';
 import classes from './FacetsPanel.module.css';
 
 export interface FacetsPanelProps {
@@ -20,7 +20,7 @@ export interface FacetsPanelProps {
   onChoose: (columns: string[]) => void;
   /** The facets of the shown search (undefined while there are none yet). */
   facets: readonly SearchFacet[] | undefined;
-  /** A value clicked: add it as a criterion of its column. */
+  /** A value clicked: add it as a criterion of its column (its exact criterion: see exactCriterion). */
   onPick: (column: string, value: string) => void;
   disabled?: boolean;
 }
@@ -29,7 +29,8 @@ const count = new Intl.NumberFormat('en-US');
 
 /**
  * Facets of a search: for each chosen column, its most frequent values among the matching rows with
- * their row counts; clicking a value adds it as a criterion. The columns are chosen in a multi-select
+ * their row counts (spellings the search folds together counted as one); clicking a value searches
+ * its column for exactly that value, in double quotes, which finds the rows it counted. The columns are chosen in a multi-select
  * (the usual low-cardinality ones at first).
  */
 export function FacetsPanel({
@@ -90,10 +91,10 @@ export function FacetsPanel({
                           <li key={value}>
                             <UnstyledButton
                               className={classes.value}
-                              onClick={() => onPick(column, value)}
+                              onClick={() => onPick(column, exactCriterion(value))}
                               disabled={disabled}
                               aria-label={`${column}: ${value}, ${count.format(n)} ${n === 1 ? 'row' : 'rows'}`}
-                              title={`Search ${column} for "${value}"`}
+                              title={`Search ${column} for exactly "${value}"`}
                             >
                               <Text span size="xs" truncate="end">
                                 {value}
