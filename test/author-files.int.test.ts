@@ -4,7 +4,12 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import type { FileRecord, AuthorFileStatistics } from '@sift/shared/contracts';
+import {
+  ROW_META,
+  type AuthorFileStatistics,
+  type FileRecord,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -56,6 +61,23 @@ it('lists AUTHOR files newest first, sorted and filtered on request, with statis
     totalRows: 6,
     lastCreatedAt: list[0]!.uploadDate,
   });
+});
+
+it('gives each Authors result the row of the uploaded file its record is on', async () => {
+  const found = (await user.json<SearchResponse>('/file/preprocessed/search', { size: 10 })).data.filter(
+    (r) => r[ROW_META.fileName] === 'three-authors.csv',
+  );
+  // Three authors on row 2 of three-authors.csv, one on row 3; the Authors file numbers them 1-4.
+  expect(found.map((r) => [r.Authors, r[ROW_META.sourceRow]])).toEqual([
+    ['Kim, J', 2],
+    ['Okafor, N', 2],
+    ['Silva, P', 2],
+    ['Rossi, A', 3],
+  ]);
+  expect(found.map((r) => r[ROW_META.rowNumber])).toEqual([1, 2, 3, 4]);
+  // A GENERAL row has no source row of its own.
+  const general = await user.json<SearchResponse>('/file/search', { fileIds: [sources[1]!.id] });
+  expect(general.data.every((r) => !(ROW_META.sourceRow in r))).toBe(true);
 });
 
 it('deletes one AUTHOR file and keeps its source; a GENERAL id or an unknown id is 404', async () => {

@@ -153,7 +153,7 @@ export class SearchService {
   }
 }
 
-/** Rows keyed by column name plus the ROW_META keys (file id and name, sheet, row number). */
+/** Rows keyed by column name plus the ROW_META keys (file id and name, sheet, row number, an Authors row's source row). */
 export function toResultRows(hits: RowHit[], files: FileRow[]): ResultRow[] {
   const names = new Map(files.map((f) => [f.id, f.originalFilename]));
   return hits.map((h) => ({
@@ -162,5 +162,6 @@ export function toResultRows(hits: RowHit[], files: FileRow[]): ResultRow[] {
     [ROW_META.fileName]: names.get(h.fileId) ?? '',
     [ROW_META.sheet]: h.sheet,
     [ROW_META.rowNumber]: h.rowNumber,
+    ...(h.sourceRow !== undefined && { [ROW_META.sourceRow]: h.sourceRow }),
   }));
 }

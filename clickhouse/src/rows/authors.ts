@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import type { FileRow } from '../files.repository.ts';
 import { ident, stringLiteral } from '../sql.ts';
 import { valueOf } from './criteria-sql.ts';
-import { RAGGED_MARKER, rowWriteQueryId, type RowsTable } from './types.ts';
+import { RAGGED_MARKER, rowWriteQueryId, SOURCE_ROW_KEY, type RowsTable } from './types.ts';
 import { INGEST_PRIORITY } from './loading.ts';
 
 /**
@@ -141,7 +141,8 @@ export class RowAuthors {
   /**
    * Writes one sheet's AUTHOR rows (or those of a run of its rows, `sourceRows`): each pair joined
    * with its GENERAL row, whose columns are copied except the author cells, which the pair's
-   * replace; the ragged-row marker is not carried over.
+   * replace; the ragged-row marker is not carried over, and the GENERAL row's number goes in
+   * `extra` under SOURCE_ROW_KEY.
    */
   async derive(copy: AuthorSheetCopy): Promise<void> {
     const byColumn = new Map(copy.replaced.filter((r) => r.column).map((r) => [r.column, `p.${r.value}`]));
@@ -154,8 +155,9 @@ export class RowAuthors {
       generalId: copy.generalId,
       sheet: copy.sheet,
       marker: RAGGED_MARKER,
+      sourceRowKey: SOURCE_ROW_KEY,
     };
-    let extra = `mapFilter((k, v) -> k != {marker:String}, g.extra)`;
+    let extra = `mapUpdate(mapFilter((k, v) -> k != {marker:String}, g.extra), map({sourceRowKey:String}, toString(g.row_number)))`;
     const inExtra = copy.replaced.filter((r) => !r.column);
     if (inExtra.length) {
       inExtra.forEach((r, i) => (params[`h${i}`] = r.header));

@@ -5,7 +5,7 @@
 import type { FileRow } from '../files.repository.ts';
 import { exactValueOf } from '@sift/shared/contracts';
 import { containsParts, containsTerm, ident, searchFoldSql } from '../sql.ts';
-import type { RowHit, RowKey, RowQuery } from './types.ts';
+import { SOURCE_ROW_KEY, type RowHit, type RowKey, type RowQuery } from './types.ts';
 
 /** A row query as SQL: its filter and parameters, the columns it reads and where they come back. */
 export interface CompiledQuery {
@@ -15,6 +15,8 @@ export interface CompiledQuery {
   select: string;
   physical: string[];
   useExtra: boolean;
+  /** The fourth column selected is the AUTHOR rows' source row (text, '' when unknown). */
+  sourceRow: boolean;
 }
 
 /**
@@ -77,10 +79,18 @@ export function compileQuery(query: RowQuery): CompiledQuery | null {
     }
   }
   const cols = [...physical];
-  const select = ['file_id', 'sheet', 'row_number', ...cols.map(ident), ...(useExtra ? ['extra'] : [])].join(
-    ', ',
-  );
-  return { filter: filterSql(always, narrow, where), params, select, physical: cols, useExtra };
+  // AUTHOR rows: the row each came from, read from the overflow map (SOURCE_ROW_KEY).
+  const sourceRow = query.files.some((f) => f.fileType === 'AUTHOR');
+  if (sourceRow) params.sourceRowKey = SOURCE_ROW_KEY;
+  const select = [
+    'file_id',
+    'sheet',
+    'row_number',
+    ...(sourceRow ? ['extra[{sourceRowKey:String}]'] : []),
+    ...cols.map(ident),
+    ...(useExtra ? ['extra'] : []),
+  ].join(', ');
+  return { filter: filterSql(always, narrow, where), params, select, physical: cols, useExtra, sourceRow };
 }
 
 /**
@@ -160,7 +170,8 @@ export function columnHomes(files: FileRow[], header: string): { physical: Set<s
  */
 export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): RowHit[] {
   const byId = new Map(query.files.map((f) => [f.id, f]));
-  const position = new Map(c.physical.map((name, i) => [name, 3 + i]));
+  const first = c.sourceRow ? 4 : 3;
+  const position = new Map(c.physical.map((name, i) => [name, first + i]));
   const wanted = query.headers ? new Set(query.headers) : null;
   return rows.map((r) => {
     const file = byId.get(r[0] as string)!;
@@ -170,7 +181,9 @@ export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): Ro
       if (wanted && !wanted.has(h)) continue;
       cells[h] = col ? String(r[position.get(col)!] ?? '') : Object.hasOwn(extra, h) ? extra[h]! : '';
     }
-    return { fileId: file.id, sheet: r[1] as string, rowNumber: Number(r[2]), cells };
+    const hit: RowHit = { fileId: file.id, sheet: r[1] as string, rowNumber: Number(r[2]), cells };
+    if (c.sourceRow && r[3]) hit.sourceRow = Number(r[3]);
+    return hit;
   });
 }
 

@@ -53,6 +53,13 @@ export interface ColumnBudget {
   indexes?: number;
 }
 
+/**
+ * Key in `extra` of an AUTHOR row holding the row number (as text) of the GENERAL row it was derived
+ * from: an AUTHOR file numbers its rows one per author, so a record's row in the uploaded file is
+ * kept here (RowHit.sourceRow). AUTHOR rows derived before it was written have none.
+ */
+export const SOURCE_ROW_KEY = '\u0000sift:source_row';
+
 /** Key in `extra` flagging a row that had more fields than the columns it was loaded with. */
 export const RAGGED_MARKER = '\u0000sift:ragged';
 
@@ -162,6 +169,8 @@ export interface RowHit {
   fileId: string;
   sheet: string;
   rowNumber: number;
+  /** An AUTHOR row's row in the uploaded file (its GENERAL row), when known (SOURCE_ROW_KEY). */
+  sourceRow?: number;
   cells: Record<string, string>;
 }
 

@@ -127,6 +127,11 @@ export const ROW_META = {
   fileName: '__fileName',
   sheet: '__sheet',
   rowNumber: '__rowNumber',
+  /**
+   * An Authors row's row in the uploaded file (the record it was derived from); absent on other
+   * rows, and on AUTHOR rows derived before it was kept. `rowNumber` is then the AUTHOR file's own.
+   */
+  sourceRow: '__sourceRow',
 } as const;
 
 /** A result row: column name → cell text, plus the ROW_META keys. */

@@ -77,7 +77,13 @@ export const RecordDrawer = memo(function RecordDrawer({
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>Row in sheet</Table.Th>
-                <Table.Td>{cellText(row, ROW_META.rowNumber)}</Table.Td>
+                {/* An Authors row: the record's row in the uploaded file, not the Authors file's own. */}
+                <Table.Td>
+                  {cellText(
+                    row,
+                    row[ROW_META.sourceRow] !== undefined ? ROW_META.sourceRow : ROW_META.rowNumber,
+                  )}
+                </Table.Td>
               </Table.Tr>
             </Table.Tbody>
           </Table>
