@@ -8,7 +8,9 @@ import { rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import type { Redis } from 'ioredis';
 import type { Confirmations } from './admin/confirmations.ts';
+import { FileDeletions } from './files/file-deletions.ts';
 import { AdminService } from './admin/admin.service.ts';
 import { Maintenance } from './admin/maintenance.ts';
 import { Snapshots } from './admin/snapshots.ts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   recordVersions?: RecordVersions | undefined;
   /** Confirmations of destructive admin calls, in Redis. */
   confirmations: Confirmations;
+  /** Redis for the state of deletions of several files (FileDeletions), under `config.queuePrefix`. */
+  redis: Redis;
 }
 
 /** Builds the Express app: `/api/*`, the dev IdP at `/idp`, and the built web app with SPA fallback. */
@@ -87,6 +91,7 @@ export function createApp(deps: AppDeps): Express {
     objects,
     config.accountQuotaBytes,
   );
+  const deletions = new FileDeletions(deps.redis, config.queuePrefix, files, deps.log);
   const search = new SearchService(storage, deps.log, records);
   const exports = new ExportHistory(
     storage,
@@ -143,7 +148,7 @@ export function createApp(deps: AppDeps): Express {
   // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
   fileRoutes.use(columnsRoutes(search));
   const imports = new LocationImport(config.importLocation, intake, incomingDir, config.maxUploadBytes);
-  fileRoutes.use(filesRoutes(files, intake, imports, incomingDir, config.maxUploadBytes));
+  fileRoutes.use(filesRoutes(files, intake, imports, deletions, incomingDir, config.maxUploadBytes));
   fileRoutes.use(searchRoutes(search, queries));
   fileRoutes.use(exportRoutes(exports));
   api.use('/file', requireActiveOnboarded, fileRoutes);

@@ -108,6 +108,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     rateLimitStore,
     recordVersions: new RecordVersions(producer, config.queuePrefix),
     confirmations: new Confirmations(producer, config.queuePrefix),
+    redis: producer,
     queue: bullIngestQueue(queue),
   });
   server.off('request', answerStarting);

@@ -1,6 +1,6 @@
 /**
  * Spec defects a new user hit (issue 23), each used as a person would in a real browser: the Files
- * title counting every file, the Authors screen without author files, a paced upload counting the
+ * title counting every file, a selection across pages deleted by the server (issue 34), the Authors screen without author files, a paced upload counting the
  * files chosen rather than those sent so far, and no 'Upload complete!' toast for a session whose
  * tracking an administrator cleared; signing in from a loopback alias of the app's address, and
  * signing out straight back to the sign-in screen.
@@ -90,6 +90,33 @@ describe('Spec defects, in a browser', () => {
       await app.files.total(21);
       await app.page.getByRole('button', { name: 'Select all 21 files' }).waitFor();
       await app.screenshot('files-title-page-2');
+    },
+    INGEST_TIMEOUT_MS,
+  );
+
+  it(
+    'deletes a selection across pages in one server deletion, the selection visible and undoable',
+    async () => {
+      const select = (name: string) => page.getByRole('button', { name, exact: true });
+      // On page 2 (of 20 and 1 files), where the test before left the screen.
+      await select('Select all 21 files').click();
+      await app.sees('21 selected (20 on other pages)', { exact: true });
+      // Unticking this page leaves the other page's files selected, and says so; Clear selection undoes it.
+      await page.getByRole('checkbox', { name: 'Select all files on this page' }).click();
+      await app.sees('20 selected (20 on other pages)', { exact: true });
+      await select('Clear selection').click();
+      await app.sees('0 selected', { exact: true });
+      // The 20 files of page 1, selected from page 2.
+      await select('Select all 21 files').click();
+      await page.getByRole('checkbox', { name: 'Select all files on this page' }).click();
+      const kept = (await api<FileRecord[]>('/file/files')).at(-1)!;
+      await select('Delete Selected').click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+      await app.sees('Successfully deleted 20 file(s)');
+      await app.files.total(1);
+      expect((await api<FileRecord[]>('/file/files')).map((f) => f.id)).toEqual([kept.id]);
+      fileCount = 1;
+      await app.screenshot('files-deleted-in-the-server');
     },
     INGEST_TIMEOUT_MS,
   );

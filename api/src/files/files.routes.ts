@@ -6,9 +6,11 @@ import multer from 'multer';
 import { accountOf } from '../auth/middleware.ts';
 import {
   authorFilesListSchema,
+  fileDeletionRequestSchema,
   hasAcceptedExtension,
   importFromLocationSchema,
   readChoicesSchema,
+  type FileDeletion,
   type FileRecord,
   type ImportFromLocationResponse,
   type ImportLocationListing,
@@ -18,11 +20,12 @@ import {
   type UploadResponse,
 } from '@sift/shared/contracts';
 import { parseBody } from '../validation.ts';
-import { BadRequestError, HttpError } from '../errors.ts';
+import { BadRequestError, HttpError, NotFoundError } from '../errors.ts';
 import { toFileRecord, type FilesService } from './files.service.ts';
 import type { StoredUpload, UploadIntake } from './upload-intake.ts';
 import { fileTooLargeMessage } from './limits.ts';
 import type { LocationImport } from './location-import.ts';
+import type { FileDeletions } from './file-deletions.ts';
 
 /** The spec's message for a file whose type Sift does not take. */
 function invalidType(name: string): string {
@@ -150,6 +153,7 @@ export function filesRoutes(
   files: FilesService,
   intake: UploadIntake,
   imports: LocationImport,
+  deletions: FileDeletions,
   blobDir: string,
   maxUploadBytes: number,
 ): Router {
@@ -203,6 +207,16 @@ export function filesRoutes(
   router.delete('/preprocessed/:id', async (req, res) => {
     await files.deleteAuthorFile(accountOf(res).id, String(req.params.id));
     res.status(204).end();
+  });
+  // Several files at once, run by the server to the end (the browser may close meanwhile).
+  router.post('/deletions', async (req, res) => {
+    const { ids } = parseBody(fileDeletionRequestSchema, req.body ?? {});
+    res.status(202).json((await deletions.start(accountOf(res).id, ids)) satisfies FileDeletion);
+  });
+  router.get('/deletions/:id', async (req, res) => {
+    const deletion = await deletions.get(accountOf(res).id, String(req.params.id));
+    if (!deletion) throw new NotFoundError('Deletion not found.', 'DELETION_NOT_FOUND');
+    res.json(deletion satisfies FileDeletion);
   });
   router.delete('/files/:id', async (req, res) => {
     await files.delete(accountOf(res).id, String(req.params.id));

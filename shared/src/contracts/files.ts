@@ -54,6 +54,39 @@ export interface FileStatistics {
   lastUploadDate: string | null;
 }
 
+/** Files one deletion may name. */
+export const MAX_FILES_PER_DELETION = 10_000;
+
+/**
+ * `POST /api/file/deletions`: delete several of the caller's files at once, by id (GENERAL files
+ * take their AUTHOR files with them). The server runs it to the end whatever the browser does, and
+ * answers 202 with the deletion (FileDeletion) to follow at `GET /api/file/deletions/{id}`.
+ */
+export const fileDeletionRequestSchema = z.object({
+  ids: z
+    .array(z.string().min(1).max(200), 'ids must list the files to delete.')
+    .min(1, 'ids must list the files to delete.')
+    .max(MAX_FILES_PER_DELETION, `At most ${MAX_FILES_PER_DELETION} files can be deleted at once.`),
+});
+export type FileDeletionRequest = z.infer<typeof fileDeletionRequestSchema>;
+
+/** A deletion of several files as it goes (kept a day after it started). */
+export interface FileDeletion {
+  id: string;
+  /** Files named. */
+  total: number;
+  /** Deleted so far. */
+  deleted: number;
+  /** Not found: already gone (an AUTHOR file goes with its GENERAL file), or not the caller's. */
+  missing: number;
+  /** Files that could not be deleted, with why; they are left as they were. */
+  failed: { fileId: string; error: string }[];
+  /** True once every named file is deleted, missing or failed. */
+  done: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
 /**
  * `GET /api/file/preprocessed` and `GET /api/file/preprocessed/status/{status}` query: the caller's
  * AUTHOR files (the "preprocessed" files derived from uploads with author and email columns),

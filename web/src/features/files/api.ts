@@ -1,7 +1,13 @@
 /** Server state of the account's files: the list (polled while any is PROCESSING) and deletes. */
 import { type Query, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FileRecord, type ImportReport, type ReadChoices } from '@sift/shared/contracts';
-import { apiRequest, isApiError } from '../../api/client';
+import {
+  type FileDeletion,
+  type FileDeletionRequest,
+  type FileRecord,
+  type ImportReport,
+  type ReadChoices,
+} from '@sift/shared/contracts';
+import { apiRequest } from '../../api/client';
 import { mutationKeys, queryKeys } from '../../api/queryKeys';
 
 /** Files list polling while any file is PROCESSING. */
@@ -75,37 +81,40 @@ export function useDeleteFile() {
   });
 }
 
-/** What a bulk delete did: the files deleted and those that failed (with why). */
+/** What a bulk delete did: the files deleted (or already gone) and those that failed (with why). */
 export interface BulkDeleteResult {
   deleted: Pick<FileRecord, 'id' | 'originalFilename'>[];
   failed: { file: Pick<FileRecord, 'id' | 'originalFilename'>; error: unknown }[];
 }
 
+/** How often a bulk delete's progress is read, in ms. */
+export const DELETION_POLL_MS = 1_000;
+
 /**
- * Deletes several files with `DELETE /api/file/files/{id}` each (the API has no bulk call), two at a
- * time; a failure does not stop the others. Resolves with what was deleted and what failed.
+ * Deletes several files with one `POST /api/file/deletions`: the server deletes them to the end
+ * even if this tab closes. Follows it (`GET /api/file/deletions/{id}`), handing each reading to
+ * `onProgress`, and resolves with what was deleted (files already gone count as deleted) and what
+ * failed.
  */
-export function useDeleteFiles() {
+export function useDeleteFiles(onProgress?: (deletion: FileDeletion) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: mutationKeys.deleteFile,
     mutationFn: async (files: Pick<FileRecord, 'id' | 'originalFilename'>[]): Promise<BulkDeleteResult> => {
-      const result: BulkDeleteResult = { deleted: [], failed: [] };
-      const queue = [...files];
-      const worker = async () => {
-        for (let file = queue.shift(); file; file = queue.shift()) {
-          try {
-            await deleteFileCall(file);
-            result.deleted.push(file);
-          } catch (error) {
-            // Already gone (an AUTHOR file goes with the file it was derived from): deleted all the same.
-            if (isApiError(error) && error.status === 404) result.deleted.push(file);
-            else result.failed.push({ file, error });
-          }
-        }
+      let deletion = await apiRequest<FileDeletion>('/file/deletions', {
+        method: 'POST',
+        body: { ids: files.map((f) => f.id) } satisfies FileDeletionRequest,
+      });
+      while (!deletion.done) {
+        onProgress?.(deletion);
+        await new Promise((resolve) => setTimeout(resolve, DELETION_POLL_MS));
+        deletion = await apiRequest<FileDeletion>(`/file/deletions/${encodeURIComponent(deletion.id)}`);
+      }
+      const failed = new Map(deletion.failed.map((f) => [f.fileId, f.error]));
+      return {
+        deleted: files.filter((f) => !failed.has(f.id)),
+        failed: files.filter((f) => failed.has(f.id)).map((file) => ({ file, error: failed.get(file.id) })),
       };
-      await Promise.all([worker(), worker()]);
-      return result;
     },
     onSettled: async () => {
       await Promise.all([

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import type { FileRecord } from '@sift/shared/contracts';
+import type { FileDeletion, FileRecord } from '@sift/shared/contracts';
 import { useDeleteFile, useDeleteFiles, useFiles } from '../../api';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
 import { queryPlaceholder } from '../../../../components/LoadError/LoadError';
@@ -19,13 +19,15 @@ const plural = (n: number) => `${n} file(s)`;
 
 /**
  * /files: the account's files, 20 a page, with single and bulk delete (select the page or every
- * page); polls while any file is processing.
+ * page; the server deletes a selection to the end, and its progress shows on the button); polls
+ * while any file is processing.
  */
 export function FilesScreen() {
   const files = useFiles();
   const deleteFile = useDeleteFile();
   const [reportFile, setReportFile] = useState<FileRecord | null>(null);
-  const deleteFiles = useDeleteFiles();
+  const [progress, setProgress] = useState<FileDeletion | null>(null);
+  const deleteFiles = useDeleteFiles(setProgress);
   const { ask, deleting, dialog } = useDeleteFlow<FileRecord>({
     title: 'Delete file',
     name: (file) => file.originalFilename,
@@ -45,11 +47,16 @@ export function FilesScreen() {
     all.map((file) => file.id),
   );
 
+  // Selected files not on this page: unticking the page leaves them selected, so say so.
+  const offPage = selected.size - pageFiles.filter((file) => selected.has(file.id)).length;
+
   const removeSelected = () => {
     setConfirmBulk(false);
     const targets = all.filter((file) => selected.has(file.id));
     const toast = notify.loading(`Deleting ${plural(targets.length)}...`);
+    setProgress(null);
     deleteFiles.mutate(targets, {
+      onSettled: () => setProgress(null),
       onSuccess: ({ deleted, failed }) => {
         notify.hide(toast);
         if (deleted.length) notify.success(`Successfully deleted ${plural(deleted.length)}`);
@@ -85,12 +92,14 @@ export function FilesScreen() {
           <Group gap="sm" wrap="wrap">
             <Text size="sm" aria-live="polite">
               {selected.size} selected
+              {offPage > 0 && ` (${offPage} on other pages)`}
             </Text>
-            {selected.size < all.length ? (
+            {selected.size < all.length && (
               <Button variant="subtle" size="xs" onClick={() => setSelected(new Set(all.map((f) => f.id)))}>
                 Select all {all.length} files
               </Button>
-            ) : (
+            )}
+            {selected.size > 0 && (
               <Button variant="subtle" size="xs" onClick={() => setSelected(new Set())}>
                 Clear selection
               </Button>
@@ -102,7 +111,11 @@ export function FilesScreen() {
             disabled={selected.size === 0 || deleteFiles.isPending}
             onClick={() => setConfirmBulk(true)}
           >
-            {deleteFiles.isPending ? 'Deleting...' : 'Delete Selected'}
+            {deleteFiles.isPending
+              ? progress
+                ? `Deleting... ${progress.deleted + progress.missing + progress.failed.length} of ${progress.total}`
+                : 'Deleting...'
+              : 'Delete Selected'}
           </Button>
         </Group>
       )}
