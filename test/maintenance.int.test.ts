@@ -77,6 +77,8 @@ it('clears ClickHouse, then reindexes from the originals to exactly the same sea
   const res = await admin.fetch('/admin/reindex-clickhouse', { method: 'POST' });
   const reindexed = (await res.json()) as DeletionResult;
   expect(reindexed.clickHouseReindexed).toBe(2);
+  // The files stay PROCESSED while they wait their turn: the Reindex session says when all are read.
+  await user.waitForReindex();
   const files = await user.json<FileRecord[]>('/file/files');
   for (const f of files.filter((x) => x.fileType === 'GENERAL')) {
     expect((await user.waitForIngest(f.id)).status).toBe('PROCESSED');

@@ -84,6 +84,7 @@ it('reindexes from the originals in the bucket, and deletes every original there
   });
   const reindex = await admin.fetch('/admin/reindex-clickhouse', { method: 'POST' });
   expect(reindex.status).toBe(200);
+  await admin.waitForReindex();
   const [file] = await admin.json<{ id: string; filename: string }[]>('/file/files');
   expect((await admin.waitForIngest(file!.id)).status).toBe('PROCESSED');
   expect((await admin.json<SearchResponse>('/file/search', { size: 1 })).totalRecords).toBe(2000);

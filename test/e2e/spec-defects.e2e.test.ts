@@ -178,6 +178,10 @@ describe('Spec defects, in a browser', () => {
       );
       await page.getByRole('button', { name: rebuild }).click();
       await app.dialog(rebuild).getByRole('button', { name: rebuild }).click();
+      // Queued, not done: the toast says so (it once said "completed" while every search was empty).
+      await app.sees(
+        /^ClickHouse Reindex queued: \d+ file\(s\) will be read again, each searchable until its turn$/,
+      );
       await seenActive;
       // Cleared while it runs: the next poll no longer lists it and its summary is gone (404).
       const gone = page.waitForResponse(

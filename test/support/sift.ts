@@ -12,6 +12,7 @@ import {
   type ConfirmedAction,
   type FileRecord,
   type SearchResponse,
+  type UploadSession,
 } from '@sift/shared/contracts';
 import { signIn } from './oidc.ts';
 import { waitFor } from './wait.ts';
@@ -167,6 +168,18 @@ export class ApiClient {
     const [status, body] = [out.slice(end + 1), out.slice(0, end)];
     if (status !== '201') throw new Error(`upload: HTTP ${status} ${body}`);
     return (JSON.parse(body) as { files: FileRecord[] }).files;
+  }
+
+  /**
+   * Waits until this account's newest "Reindex" upload session has read every file (a reindex
+   * leaves files PROCESSED while they wait their turn, so their status cannot say it).
+   */
+  async waitForReindex(timeoutMs = 90_000): Promise<void> {
+    await waitFor(
+      () => this.json<UploadSession[]>('/upload-tracking/sessions'),
+      (all) => all.find((s) => s.sessionName === 'Reindex')?.isCompleted === true,
+      { timeoutMs, intervalMs: 200, what: 'the reindex to end' },
+    );
   }
 
   /**

@@ -14,7 +14,7 @@ export interface MaintenanceParts {
   exports?: boolean;
   /** Upload sessions in Redis. */
   tracking?: boolean;
-  /** Re-ingest every GENERAL file from its stored original (after emptying the rows). */
+  /** Re-ingest every GENERAL file from its stored original (see UploadIntake.reingest). */
   reindex?: boolean;
 }
 
@@ -51,7 +51,8 @@ export class Maintenance {
       uploadTrackingError: null,
     };
     try {
-      if (parts.files || parts.rows || parts.reindex) {
+      // A reindex alone empties nothing: each file keeps its rows until its own job reads it again.
+      if (parts.files || parts.rows) {
         result.fileDataRecordsDeleted = await storage.rows.truncate();
         result.clickHouseCollectionsCleared = 1;
       }
@@ -92,13 +93,13 @@ export class Maintenance {
 
   /**
    * Queues every GENERAL file that has a stored original for ingest again, in one upload session
-   * per account named "Reindex" (progress shows in upload tracking); the files are PROCESSING until
-   * their rows are back. Returns how many were queued.
+   * per account named "Reindex" (progress shows in upload tracking). Each file stays searchable
+   * with its rows until its own job reads it again. Returns how many were queued.
    */
   async #reindex(): Promise<number> {
     const { storage, intake } = this.deps;
     const files = (await storage.files.listAll()).filter(
-      (f) => f.fileType === 'GENERAL' && f.filename && f.status !== 'FAILED',
+      (f) => f.fileType === 'GENERAL' && f.filename && f.status === 'PROCESSED',
     );
     const byOwner = new Map<string, typeof files>();
     for (const f of files) byOwner.set(f.ownerId, [...(byOwner.get(f.ownerId) ?? []), f]);

@@ -221,7 +221,9 @@ export class UploadIntake {
 
   /**
    * Queues stored GENERAL files of one account for ingest again, in one new upload session named
-   * "Reindex"; each file is PROCESSING until its rows are back.
+   * "Reindex". Each file keeps its status and rows (searchable) until its job starts reading it;
+   * only then is it PROCESSING, until its new rows are in (a reindex no longer empties every
+   * account's search for its whole length).
    *
    * @param ownerId - the files' owner
    * @param files - GENERAL files with a stored original
@@ -235,7 +237,6 @@ export class UploadIntake {
     );
     let turn = await this.files.unfinished(ownerId);
     for (const f of files) {
-      await this.files.record({ ...f, status: 'PROCESSING' });
       await this.queue.add(
         {
           fileId: f.id,

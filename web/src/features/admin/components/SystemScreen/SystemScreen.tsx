@@ -45,11 +45,14 @@ export function SystemScreen() {
     run(
       action.kind,
       action.label,
-      () =>
+      (result) =>
         notify.success(
           action.destructive
             ? `${action.label} deleted successfully`
-            : `${action.label} completed successfully`,
+            : action.kind === 'reindex'
+              ? // Queued, not done: each file stays searchable until its own turn.
+                `${action.label} queued: ${result.clickHouseReindexed} file(s) will be read again, each searchable until its turn`
+              : `${action.label} completed successfully`,
         ),
       (error) =>
         notify.error(
