@@ -7,6 +7,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, expect, it } from 'vitest';
 import { loadWorkerConfig, startIngestRuntime, type IngestRuntime } from '@sift/ingest-worker';
+import type { SystemStats } from '@sift/shared/contracts';
 import { INGEST_QUEUE } from '@sift/shared/jobs';
 import { useTwoAccounts } from './support/sift.ts';
 
@@ -24,6 +25,8 @@ it("starts another account's file before the rest of one account's queued files"
   const { sift, admin, other } = accounts;
   const many = await admin.upload(['a1.csv', 'a2.csv', 'a3.csv', 'a4.csv', 'a5.csv'].map(csv));
   const [one] = await other.upload([csv('b1.csv')]);
+  // The administrators' statistics count them all as waiting (BullMQ's 'prioritized' state).
+  expect((await admin.json<SystemStats>('/admin/system/stats')).queue.waiting).toBe(6);
 
   const config = loadWorkerConfig({
     DATA_DIR: sift.config.dataDir,

@@ -166,8 +166,10 @@ it('hands the file in hand back to the queue when stopping outlasts its deadline
     prefix: overrides.queuePrefix,
   });
   try {
-    expect(await queue.getJobCounts('wait', 'active', 'failed', 'delayed')).toEqual({
-      wait: 1,
+    // Waiting for its turn: BullMQ keeps a job with a priority (every job's) as 'prioritized'.
+    expect(await queue.getJobCounts('wait', 'prioritized', 'active', 'failed', 'delayed')).toEqual({
+      wait: 0,
+      prioritized: 1,
       active: 0,
       failed: 0,
       delayed: 0,

@@ -202,13 +202,15 @@ describe('Spec defects, in a browser', () => {
     INGEST_TIMEOUT_MS * 2,
   );
 
-  it('shows whole type and status badges on a 390 px wide screen', async () => {
+  it("shows the person's name and whole type and status badges on a 390 px wide screen", async () => {
     const phone = await session.context.newPage();
     try {
       session.track(phone);
       await phone.setViewportSize({ width: 390, height: 844 });
       await phone.goto(`${app.url}/files`);
       await phone.getByRole('heading', { name: `All Files (${fileCount} total)` }).waitFor();
+      // The header names the person (spec: on small screens the header shows the name).
+      await phone.getByRole('banner').getByText('Ada Lovelace', { exact: true }).waitFor();
       const labels = phone.locator('table .mantine-Badge-label');
       await labels.first().waitFor();
       const cut = await labels.evaluateAll((els) =>
@@ -217,6 +219,20 @@ describe('Spec defects, in a browser', () => {
       expect(cut).toEqual([]);
       expect(await labels.count()).toBeGreaterThan(0);
       await phone.screenshot({ path: `${SCREENSHOTS}/files-390px.png` });
+      // At desktop width, beside a failed file's long reason, too.
+      const form = new FormData();
+      form.append('files', new Blob(['Name\nAda\n']), 'not-a-workbook.xlsx');
+      await api('/file/upload-multiple', { method: 'POST', body: form });
+      fileCount += 1;
+      await phone.setViewportSize({ width: 1280, height: 800 });
+      await phone.reload();
+      await phone.getByRole('heading', { name: `All Files (${fileCount} total)` }).waitFor();
+      await phone.getByText('is not an Excel workbook', { exact: false }).first().waitFor();
+      const cutWide = await labels.evaluateAll((els) =>
+        els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+      );
+      expect(cutWide).toEqual([]);
+      await phone.screenshot({ path: `${SCREENSHOTS}/files-failed-1280px.png` });
     } finally {
       await phone.close();
     }

@@ -26,9 +26,10 @@ export function bullIngestQueue(queue: Queue<IngestFilePayload>): IngestQueue {
       });
     },
     async counts() {
-      const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
       return {
-        waiting: c.waiting ?? 0,
+        // A job with a priority (every job's turn) waits in BullMQ's 'prioritized' state.
+        waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
         active: c.active ?? 0,
         delayed: c.delayed ?? 0,
         failed: c.failed ?? 0,

@@ -8,9 +8,10 @@ export function statusColor(status: string): 'yellow' | 'green' | 'red' {
   return 'red';
 }
 
+/** A file's status; never narrower than its word (a table squeezing it once cut it to "PRO…"). */
 export function StatusBadge({ status }: { status: FileRecord['status'] | string }) {
   return (
-    <Badge color={statusColor(status)} variant="light">
+    <Badge color={statusColor(status)} variant="light" miw="max-content">
       {status || 'FAILED'}
     </Badge>
   );
@@ -22,6 +23,7 @@ export function FileTypeBadge({ fileType }: { fileType: FileRecord['fileType'] |
     <Badge
       color={fileType === 'AUTHOR' ? 'grape' : 'gray'}
       variant={fileType === 'AUTHOR' ? 'filled' : 'outline'}
+      miw="max-content"
     >
       {fileType}
     </Badge>

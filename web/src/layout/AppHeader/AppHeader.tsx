@@ -10,7 +10,8 @@ import classes from './AppHeader.module.css';
 
 /**
  * Header of the main area: the logo button (to /files), the navigation tabs (links with
- * aria-current; a menu on small screens) and the account menu.
+ * aria-current; a menu on small screens, where the person's name shows beside the account menu)
+ * and the account menu.
  */
 export function AppHeader() {
   const { productName, logout, isAuthenticated } = useAuth();
@@ -95,48 +96,49 @@ export function AppHeader() {
             </Menu>
           )}
         </Group>
-        {current && (
-          <Text hiddenFrom="sm" fw={600}>
-            {current.label}
-          </Text>
-        )}
       </Group>
 
-      <Menu position="bottom-end" width={260} withArrow>
-        <Menu.Target>
-          <UnstyledButton aria-label="Account menu">
-            <Avatar color="blue" radius="xl" alt={fullName || 'Account'}>
-              {initials(account?.firstName, account?.lastName)}
-            </Avatar>
-          </UnstyledButton>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>Signed in as</Menu.Label>
-          <div style={{ padding: '4px 12px 8px' }}>
-            <Text fw={600} size="sm">
-              {fullName || 'Unknown user'}
-            </Text>
-            <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-              {account?.email}
-            </Text>
-          </div>
-          {adminEntries.length > 0 && (
-            <>
-              <Menu.Divider />
-              <Menu.Label>Admin</Menu.Label>
-              {adminEntries.map((item) => (
-                <Menu.Item key={item.id} component={Link} to={item.to}>
-                  {item.label}
-                </Menu.Item>
-              ))}
-            </>
-          )}
-          <Menu.Divider />
-          <Menu.Item color="red" onClick={() => void logout()}>
-            Sign out
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <Group gap="xs" wrap="nowrap" miw={0}>
+        {/* Spec: on small screens the header shows the person's name (the tabs are in the menu). */}
+        <Text hiddenFrom="sm" size="sm" fw={600} truncate="end" maw={160}>
+          {fullName}
+        </Text>
+        <Menu position="bottom-end" width={260} withArrow>
+          <Menu.Target>
+            <UnstyledButton aria-label="Account menu">
+              <Avatar color="blue" radius="xl" alt={fullName || 'Account'}>
+                {initials(account?.firstName, account?.lastName)}
+              </Avatar>
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>Signed in as</Menu.Label>
+            <div style={{ padding: '4px 12px 8px' }}>
+              <Text fw={600} size="sm">
+                {fullName || 'Unknown user'}
+              </Text>
+              <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                {account?.email}
+              </Text>
+            </div>
+            {adminEntries.length > 0 && (
+              <>
+                <Menu.Divider />
+                <Menu.Label>Admin</Menu.Label>
+                {adminEntries.map((item) => (
+                  <Menu.Item key={item.id} component={Link} to={item.to}>
+                    {item.label}
+                  </Menu.Item>
+                ))}
+              </>
+            )}
+            <Menu.Divider />
+            <Menu.Item color="red" onClick={() => void logout()}>
+              Sign out
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
     </Group>
   );
 }

@@ -21,6 +21,9 @@ export interface FilesTableProps {
   onReport?: (file: FileRecord) => void;
 }
 
+/** A cell holding a badge: as wide as the badge, never narrower. */
+const BADGE_CELL = { whiteSpace: 'nowrap', width: '1%' } as const;
+
 /**
  * One page of the account's files: type, status (with why a file failed), counts, upload time, the
  * import report and delete.
@@ -34,8 +37,20 @@ export function FilesTable({
   onReport,
 }: FilesTableProps) {
   const columns: DataColumn<FileRecord>[] = [
-    { key: 'type', header: 'Type', render: (file) => <FileTypeBadge fileType={file.fileType} /> },
-    { key: 'status', header: 'Status', render: (file) => <StatusBadge status={file.status} /> },
+    // Badges keep their width: a failed file's long reason in the File column once squeezed them
+    // to "A…" and "PRO…".
+    {
+      key: 'type',
+      header: 'Type',
+      cellStyle: BADGE_CELL,
+      render: (file) => <FileTypeBadge fileType={file.fileType} />,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      cellStyle: BADGE_CELL,
+      render: (file) => <StatusBadge status={file.status} />,
+    },
     {
       key: 'file',
       header: 'File',

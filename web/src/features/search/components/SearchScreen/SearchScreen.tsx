@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { FileRecord } from '@sift/shared/contracts';
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { ColumnSearchSection } from '../ColumnSearchSection/ColumnSearchSection';
 import { FileFilterControl } from '../FileFilterControl/FileFilterControl';
 import { FullScreenLoader } from '../../../../components/FullScreenLoader/FullScreenLoader';
@@ -36,7 +36,10 @@ export function SearchScreen() {
   }
 
   const inScope = filteredFiles(typed, filter).length;
-  const processing = files.data.some((file) => file.fileType === 'GENERAL' && file.status === 'PROCESSING');
+  const reading = files.data.filter(
+    (file) => file.fileType === 'GENERAL' && file.status === 'PROCESSING',
+  ).length;
+  const processing = reading > 0;
 
   return (
     <Stack gap="lg">
@@ -44,6 +47,15 @@ export function SearchScreen() {
         title="Search"
         description="Search rows across your files by column: partial, case-insensitive matching; all terms must match."
       />
+
+      {screen.hasFiles && processing && (
+        // A new upload, or a reindex reading a file again: that file is out of the results meanwhile.
+        <Alert color="yellow" variant="light" role="status" title="Files are being read">
+          {reading === 1 ? '1 of your files is' : `${reading} of your files are`} being read (a new upload, or
+          a reindex reading {reading === 1 ? 'it' : 'them'} again); {reading === 1 ? 'its' : 'their'} rows
+          join the results when done.
+        </Alert>
+      )}
 
       {!screen.hasFiles ? (
         <Paper withBorder p="xl" radius="md">
