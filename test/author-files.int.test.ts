@@ -80,6 +80,33 @@ it('gives each Authors result the row of the uploaded file its record is on', as
   expect(general.data.every((r) => !(ROW_META.sourceRow in r))).toBe(true);
 });
 
+it('exports where each row came from on request: file, sheet and the row in the uploaded file', async () => {
+  const exported = async (body: object) => {
+    const res = await user.sendJson('/file/export', { format: 'CSV', includeMetadata: true, ...body });
+    expect(res.status).toBe(200);
+    // Quotes left out: the engine quotes every text cell, JavaScript only those that need it.
+    return (await res.text()).trim().replaceAll('"', '').split(/\r?\n/);
+  };
+  // The engine writes it (no pre-processing rules).
+  const authors = await exported({
+    fileType: 'AUTHOR',
+    columns: ['Authors'],
+    searchCriteria: { Authors: 'Rossi' },
+  });
+  expect(authors).toEqual(['File,Sheet,Row,Authors', 'three-authors.csv,three-authors,3,Rossi, A']);
+  // JavaScript writes it (a pre-processing rule): the same rows.
+  const split = await exported({
+    fileType: 'AUTHOR',
+    columns: ['Authors'],
+    searchCriteria: { Authors: 'Rossi' },
+    enablePreprocessing: true,
+    preprocessingRules: [{ sourceColumn: 'Authors', targetColumn: 'Email Addresses' }],
+  });
+  expect(split).toEqual(['File,Sheet,Row,Authors', 'three-authors.csv,three-authors,3,Rossi, A']);
+  const general = await exported({ columns: ['Authors'], searchCriteria: { Authors: 'Rossi' } });
+  expect(general).toEqual(['File,Sheet,Row,Authors', 'three-authors.csv,three-authors,3,Rossi, A']);
+});
+
 it('deletes one AUTHOR file and keeps its source; a GENERAL id or an unknown id is 404', async () => {
   const [newest] = await user.json<FileRecord[]>('/file/preprocessed');
   expect((await user.fetch(`/file/preprocessed/${sources[2]!.id}`, { method: 'DELETE' })).status).toBe(404);

@@ -82,7 +82,8 @@ describe('Sift in a browser', () => {
     // The account menu shows the initials, name and email.
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByText('admin@example.com').waitFor();
-    await expect(page.getByText('Ada Lovelace').isVisible()).resolves.toBe(true);
+    // (The header names the person too, on small screens only.)
+    await expect(page.getByRole('menu').getByText('Ada Lovelace').isVisible()).resolves.toBe(true);
     await page.keyboard.press('Escape');
   });
 
@@ -364,6 +365,9 @@ describe('Sift in a browser', () => {
     await expect(row.count()).resolves.toBe(1);
     await expect(row.innerText()).resolves.toContain('Sound garden: How snakes respond');
     await expect(app.search.resultRows().count()).resolves.toBe(2); // header + 1
+    // Which file and sheet each author row came from, as on the Search screen.
+    const header = await app.search.resultRows().first().innerText();
+    expect(header.split(/\s*\n\s*/).slice(0, 2)).toEqual(['File', 'Sheet']);
 
     await app.search.clearAll();
     await expect(page.getByText('Filters Active').count()).resolves.toBe(0);

@@ -125,7 +125,7 @@ export class ExportService {
       for await (const batch of rows) {
         for (const hit of batch) {
           const meta = request.includeMetadata
-            ? [cell(names.get(hit.fileId) ?? ''), cell(hit.sheet), String(hit.rowNumber)]
+            ? [cell(names.get(hit.fileId) ?? ''), cell(hit.sheet), String(hit.sourceRow ?? hit.rowNumber)]
             : [];
           for (const row of rules.length ? applyRules(rules, hit.cells) : [hit.cells]) {
             yield [...meta, ...columns.map((c) => cell(row[c] ?? ''))];

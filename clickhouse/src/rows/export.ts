@@ -102,10 +102,14 @@ async function exportSelect(
   if (query.metadata) {
     params.metaIds = query.files.map((f) => f.id);
     params.metaNames = query.files.map((f) => f.originalFilename);
+    // An AUTHOR row's row is its record's in the uploaded file, when kept (SOURCE_ROW_KEY).
+    const row = compiled.sourceRow
+      ? "if(extra[{sourceRowKey:String}] = '', row_number, toUInt32OrZero(extra[{sourceRowKey:String}]))"
+      : 'row_number';
     fields.unshift(
       cell("transform(file_id, {metaIds:Array(String)}, {metaNames:Array(String)}, '')"),
       cell('sheet'),
-      'row_number',
+      row,
     );
   }
   return { filter: c.filter, params, fields };

@@ -33,6 +33,7 @@ export function useResultsExport(options: {
     filename: string,
     columns?: string[],
     rules?: PreprocessingRule[] | null,
+    includeMetadata = false,
   ) => {
     if (!options.request) return;
     const customFilename = normalizeCustomFilename(filename, format) ?? options.defaultFilename?.();
@@ -42,6 +43,7 @@ export function useResultsExport(options: {
           ...options.request,
           ...(columns ? { columns } : {}),
           ...(rules ? { enablePreprocessing: true, preprocessingRules: rules } : {}),
+          ...(includeMetadata ? { includeMetadata } : {}),
         },
         format,
         ...(customFilename ? { customFilename } : {}),

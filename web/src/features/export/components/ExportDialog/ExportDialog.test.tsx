@@ -32,7 +32,16 @@ describe('ExportDialog', () => {
     await userEvent.type(screen.getByLabelText('Filename (optional)'), 'my results');
     await userEvent.click(screen.getByLabelText('Email Addresses'));
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
-    expect(onExport).toHaveBeenCalledExactlyOnceWith('CSV', 'my results', columns, null);
+    expect(onExport).toHaveBeenCalledExactlyOnceWith('CSV', 'my results', columns, null, false);
+  });
+
+  it('adds the File, Sheet and Row columns on request', async () => {
+    const onExport = open();
+    await userEvent.click(
+      screen.getByLabelText('Add File, Sheet and Row columns (where each row came from)'),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(onExport).toHaveBeenCalledExactlyOnceWith('XLSX', '', ['Authors', 'Article Title'], null, true);
   });
 
   it('starts each opening from the visible columns again', async () => {
@@ -80,6 +89,6 @@ describe('ExportDialog', () => {
     const confirm = await screen.findByRole('dialog', { name: 'Large export' });
     expect(onExport).not.toHaveBeenCalled();
     await userEvent.click(within(confirm).getByRole('button', { name: 'Export' }));
-    expect(onExport).toHaveBeenCalledExactlyOnceWith('XLSX', '', ['Authors', 'Article Title'], null);
+    expect(onExport).toHaveBeenCalledExactlyOnceWith('XLSX', '', ['Authors', 'Article Title'], null, false);
   });
 });

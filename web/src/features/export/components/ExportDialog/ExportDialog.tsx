@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { Alert, Button, Fieldset, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  Modal,
+  Radio,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import type { PreprocessingPreview, PreprocessingRule } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { notify } from '../../../../ui/notify';
@@ -15,12 +26,16 @@ export const LARGE_EXPORT_RECORDS = 10_000;
 export interface ExportDialogProps {
   opened: boolean;
   onClose: () => void;
-  /** `rules`: the pre-processing rules to apply (null: none). */
+  /**
+   * `rules`: the pre-processing rules to apply (null: none); `includeMetadata`: File, Sheet and Row
+   * columns before the data (where each row came from).
+   */
   onExport: (
     format: ExportFormat,
     filename: string,
     columns: string[],
     rules: PreprocessingRule[] | null,
+    includeMetadata: boolean,
   ) => void;
   exporting: boolean;
   totalRecords: number;
@@ -50,6 +65,7 @@ export function ExportDialog({
   fileCount,
 }: ExportDialogProps) {
   const [preprocessing, setPreprocessing] = useState(false);
+  const [provenance, setProvenance] = useState(false);
   /** The export waiting for the large-export confirmation, if any. */
   const [confirmLarge, setConfirmLarge] = useState<(() => void) | null>(null);
   const [rules, setRules] = useState<RuleDraft[]>([]);
@@ -114,7 +130,13 @@ export function ExportDialog({
             }
           }
           const start = () =>
-            onExport(format, filename, selected, onPreview && preprocessing ? toRequestRules(rules) : null);
+            onExport(
+              format,
+              filename,
+              selected,
+              onPreview && preprocessing ? toRequestRules(rules) : null,
+              provenance,
+            );
           // Spec section 5: exports over 10,000 records ask for confirmation first.
           if (large) setConfirmLarge(() => start);
           else start();
@@ -146,12 +168,19 @@ export function ExportDialog({
             maxLength={200}
           />
           <Fieldset legend="Columns" variant="filled">
-            <ColumnChecklist
-              columns={columns}
-              checked={chosen}
-              onChange={setChosen}
-              label="Columns to export"
-            />
+            <Stack gap="sm">
+              <Checkbox
+                label="Add File, Sheet and Row columns (where each row came from)"
+                checked={provenance}
+                onChange={(event) => setProvenance(event.currentTarget.checked)}
+              />
+              <ColumnChecklist
+                columns={columns}
+                checked={chosen}
+                onChange={setChosen}
+                label="Columns to export"
+              />
+            </Stack>
           </Fieldset>
           {onPreview && (
             <Fieldset legend="Pre-processing" variant="filled">

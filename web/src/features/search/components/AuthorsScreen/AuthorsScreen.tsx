@@ -64,7 +64,7 @@ export function AuthorsScreen() {
           {hasAuthorFiles ? (
             <ColumnSearchSection
               screen={screen}
-              withSource={false}
+              withSource
               fileCount={authorFiles.length}
               caption={`Author search results in ${authorFiles.length} author ${authorFiles.length === 1 ? 'file' : 'files'}`}
             />
