@@ -5,7 +5,13 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import { exactCriterion, FACET_VALUES, type FileRecord, type SearchResponse } from '@sift/shared/contracts';
+import {
+  EMAIL_DOMAIN_FACET,
+  exactCriterion,
+  FACET_VALUES,
+  type FileRecord,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
 let sift: RunningSift;
@@ -109,4 +115,39 @@ it('counts spellings the search folds together as one value, and an exact criter
   expect(
     (await inFile({ searchCriteria: { Kind: exactCriterion('ÁRTICLE') }, matchAccents: true })).totalRecords,
   ).toBe(0);
+});
+
+it('counts the matching rows by the domains of their email addresses; a click searches for @domain', async () => {
+  const rows = [
+    '"Kim, J; Lee, S","jkim@ku.dk; slee@KU.dk"',
+    '"Ola, N",ola@bio.ku.dk',
+    '"Roe, P","p.roe@exeter.ac.uk, x@ku.dk"',
+    '"Ng, T",',
+  ];
+  const [uploaded] = await user.upload([
+    { name: 'emails.csv', bytes: csv(`Authors,Email Addresses\n${rows.join('\n')}\n`) },
+  ]);
+  const file = await user.waitForIngest(uploaded!.id);
+  const inFile = (body: object) => user.json<SearchResponse>('/file/search', { fileIds: [file.id], ...body });
+
+  const r = await inFile({ facets: [EMAIL_DOMAIN_FACET, 'Authors'] });
+  expect(r.facets!.map((f) => f.column)).toEqual([EMAIL_DOMAIN_FACET, 'Authors']);
+  // A row once per domain, case folded: ku.dk is on two rows (three addresses).
+  expect(r.facets![0]).toEqual({
+    column: EMAIL_DOMAIN_FACET,
+    searchColumn: 'Email Addresses',
+    values: [
+      { value: 'ku.dk', count: 2 },
+      { value: 'bio.ku.dk', count: 1 },
+      { value: 'exeter.ac.uk', count: 1 },
+    ],
+  });
+  // What a click on ku.dk searches finds those rows.
+  expect((await inFile({ searchCriteria: { 'Email Addresses': '@ku.dk' } })).totalRecords).toBe(2);
+  // No email column among the files searched: no such facet.
+  const plain = await user.json<SearchResponse>('/file/search', {
+    fileIds: [files[0]!.id],
+    facets: [EMAIL_DOMAIN_FACET],
+  });
+  expect(plain.facets).toEqual([]);
 });

@@ -8,11 +8,13 @@ import {
 } from '@sift/clickhouse';
 import type { RecordCache } from '../accounts/record-cache.ts';
 import {
+  EMAIL_DOMAIN_FACET,
   FACET_VALUES,
   ROW_META,
   unionColumns,
   type ParsedSearchRequest,
   type ResultRow,
+  type SearchFacet,
   type SearchResponse,
 } from '@sift/shared/contracts';
 
@@ -121,7 +123,7 @@ export class SearchService {
       ]);
       const [hits, facets] = await Promise.all([
         this.storage.rows.page(query, page * size, size),
-        request.facets?.length ? this.storage.rows.facets(query, request.facets, FACET_VALUES) : null,
+        request.facets?.length ? this.#facets(query, request.facets) : null,
       ]);
       const copiesLeftOut = query.leftOut?.count ?? 0;
       const totalRecords = matching - copiesLeftOut;
@@ -150,6 +152,22 @@ export class SearchService {
         message: SEARCH_UNAVAILABLE,
       };
     }
+  }
+
+  /**
+   * The facets asked for, in the order asked: columns' values (RowSearch.facets) and, for
+   * EMAIL_DOMAIN_FACET, the email domains (RowSearch.emailDomains); a facet no searched file can
+   * have is left out.
+   */
+  async #facets(query: RowQuery, asked: readonly string[]): Promise<SearchFacet[]> {
+    const columns = asked.filter((c) => c !== EMAIL_DOMAIN_FACET);
+    const [byColumn, domains] = await Promise.all([
+      columns.length ? this.storage.rows.facets(query, columns, FACET_VALUES) : [],
+      asked.includes(EMAIL_DOMAIN_FACET) ? this.storage.rows.emailDomains(query, FACET_VALUES) : null,
+    ]);
+    const found = new Map(byColumn.map((f) => [f.column, f]));
+    if (domains) found.set(EMAIL_DOMAIN_FACET, domains);
+    return asked.flatMap((c) => found.get(c) ?? []);
   }
 }
 

@@ -77,6 +77,10 @@ export class RowsRepository {
   facets(...a: Parameters<RowSearch['facets']>) {
     return this.#search.facets(...a);
   }
+
+  emailDomains(...a: Parameters<RowSearch['emailDomains']>) {
+    return this.#search.emailDomains(...a);
+  }
   scan(...a: Parameters<RowSearch['scan']>) {
     return this.#search.scan(...a);
   }

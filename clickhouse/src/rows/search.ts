@@ -2,7 +2,7 @@ import type { FileRow } from '../files.repository.ts';
 import { leaveOutCopies, readLeftOutCopies } from './copies.ts';
 import { compileQuery, keyBound, toHits, valueOf, type CompiledQuery } from './criteria-sql.ts';
 import { suggestAnySql, suggestSql, type SuggestionRead, type SuggestionReads } from './suggest-sql.ts';
-import type { SearchFacet } from '@sift/shared/contracts';
+import { EMAIL_DOMAIN_FACET, isEmailHeader, type SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
 import { searchFoldSql } from '../sql.ts';
 
@@ -111,6 +111,46 @@ export class RowSearch {
     for (const [facet, value, n] of await rs.json<[number, string, number]>())
       byFacet[facet - 1]!.values.push({ value, count: Number(n) });
     return byFacet;
+  }
+
+  /**
+   * The email-domain facet (EMAIL_DOMAIN_FACET) of the query's matching rows: the `limit` domains
+   * found most often in the addresses of the searched files' email columns (isEmailHeader), each
+   * with the number of rows holding it (a row once per domain), most first; null when no searched
+   * file has an email column. `searchColumn` is the email column a click searches (Email
+   * Addresses when a file has it).
+   *
+   * @param query - the search
+   * @param limit - domains to answer at most
+   * @returns the facet, or null
+   */
+  async emailDomains(query: RowQuery, limit: number): Promise<SearchFacet | null> {
+    const headers = [...new Set(query.files.flatMap((f) => Object.keys(f.columnMap)))].filter(isEmailHeader);
+    if (!headers.length) return null;
+    const c = await this.#compile(query);
+    const searchColumn = headers.includes('Email Addresses') ? 'Email Addresses' : headers[0]!;
+    if (!c) return { column: EMAIL_DOMAIN_FACET, searchColumn, values: [] };
+    const params: Record<string, unknown> = { ...c.params, limit };
+    const values = headers.map((h, i) => {
+      params[`eh${i}`] = h;
+      return valueOf(query.files, h, `eh${i}`)!;
+    });
+    const text = values.length === 1 ? values[0]! : `concat(${values.join(", ' ', ")})`;
+    const rs = await this.t.client.query({
+      query: `SELECT domain, count() AS n FROM (
+                SELECT arrayDistinct(extractAll(lowerUTF8(${text}), '@([a-z0-9-]+(?:\\.[a-z0-9-]+)+)')) AS domains
+                FROM ${this.t.table} ${c.filter})
+              ARRAY JOIN domains AS domain
+              GROUP BY domain ORDER BY n DESC, domain LIMIT {limit:UInt64}`,
+      query_params: params,
+      format: 'JSONCompactEachRow',
+    });
+    const found = await rs.json<[string, number]>();
+    return {
+      column: EMAIL_DOMAIN_FACET,
+      searchColumn,
+      values: found.map(([value, n]) => ({ value, count: Number(n) })),
+    };
   }
 
   /**

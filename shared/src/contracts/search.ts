@@ -162,6 +162,28 @@ export interface SearchResponse {
 export interface SearchFacet {
   column: string;
   values: { value: string; count: number }[];
+  /**
+   * The email-domain facet's (EMAIL_DOMAIN_FACET): the column a value's click searches, for
+   * `@domain` as part of a value. Absent on a column's facet, whose click searches for the value.
+   */
+  searchColumn?: string;
+}
+
+/**
+ * The facet of email domains, asked for among `facets` by this name: the matching rows counted by
+ * the domains of the addresses in their email columns (headers with "email" or "e-mail"), a row
+ * once per domain. `@domain` is not a header any export uses.
+ */
+export const EMAIL_DOMAIN_FACET = '@domain';
+
+/**
+ * Whether a header holds email addresses, for the email-domain facet.
+ *
+ * @param header - a column name
+ * @returns true for headers with "email" or "e-mail" in them
+ */
+export function isEmailHeader(header: string): boolean {
+  return /e-?mail/i.test(header);
 }
 
 /** `POST /api/file/preprocessed/search` body (Authors search over AUTHOR files). */

@@ -6,7 +6,7 @@ import { useFiles } from '../files';
 import { fromSavedSearch } from './savedSearches';
 import { matchingOf, useScreenSearchState } from './store';
 import type { SuggestionSource } from '../../api/queryKeys';
-import { defaultFacetColumns, visibleColumns } from './columns';
+import { defaultFacetColumns, facetChoices, visibleColumns } from './columns';
 import { datedFilename } from '../export';
 import { notify } from '../../ui/notify';
 import { searchableFiles } from './search';
@@ -50,7 +50,7 @@ export function useColumnSearchScreen(
 
   // Facets of the chosen columns (the usual low-cardinality ones until the person chooses).
   const facetColumns = useMemo(() => {
-    const present = new Set(columns);
+    const present = new Set(facetChoices(columns));
     return (chosenFacets ?? defaultFacetColumns(columns)).filter((c) => present.has(c));
   }, [chosenFacets, columns]);
   const setFacetColumns = (next: readonly string[]) => update({ facets: next });

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderUi } from '../../../../test/render';
+import { EMAIL_DOMAIN_FACET } from '@sift/shared/contracts';
 import { FacetsPanel } from './FacetsPanel';
 
 describe('FacetsPanel', () => {
@@ -36,6 +37,28 @@ describe('FacetsPanel', () => {
     expect(onPick).toHaveBeenCalledWith('Publication Year', '"2021"');
     const types = screen.getByRole('group', { name: 'Document Type facet' });
     expect(within(types).getByText('No values in these results.')).toBeTruthy();
+  });
+
+  it('shows email domains, whose click searches the email column for @domain', async () => {
+    const onPick = vi.fn();
+    renderUi(
+      <FacetsPanel
+        columns={['Authors', 'Email Addresses']}
+        chosen={[EMAIL_DOMAIN_FACET]}
+        onChoose={() => {}}
+        facets={[
+          {
+            column: EMAIL_DOMAIN_FACET,
+            searchColumn: 'Email Addresses',
+            values: [{ value: 'ku.dk', count: 2 }],
+          },
+        ]}
+        onPick={onPick}
+      />,
+    );
+    const domains = screen.getByRole('group', { name: 'Email domains facet' });
+    await userEvent.click(within(domains).getByRole('button', { name: 'Email domains: ku.dk, 2 rows' }));
+    expect(onPick).toHaveBeenCalledWith('Email Addresses', '@ku.dk');
   });
 
   it('asks for columns when none is chosen, and shows values still loading', () => {

@@ -10,6 +10,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { exactCriterion, MAX_FACET_COLUMNS, type SearchFacet } from '@sift/shared/contracts';
+import { facetChoices, facetLabel } from '../../columns';
 import classes from './FacetsPanel.module.css';
 
 export interface FacetsPanelProps {
@@ -53,7 +54,7 @@ export function FacetsPanel({
           <MultiSelect
             label="Facet columns"
             placeholder={chosen.length ? undefined : 'Choose columns...'}
-            data={[...columns]}
+            data={facetChoices(columns).map((value) => ({ value, label: facetLabel(value) }))}
             value={[...chosen]}
             onChange={onChoose}
             maxValues={MAX_FACET_COLUMNS}
@@ -70,11 +71,18 @@ export function FacetsPanel({
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
             {chosen.map((column) => {
-              const values = byColumn.get(column)?.values;
+              const facet = byColumn.get(column);
+              const values = facet?.values;
+              const label = facetLabel(column);
+              // A domain searches its email column for `@domain`; a value, its column for exactly it.
+              const pick = (value: string) =>
+                facet?.searchColumn
+                  ? onPick(facet.searchColumn, `@${value}`)
+                  : onPick(column, exactCriterion(value));
               return (
-                <div key={column} role="group" aria-label={`${column} facet`}>
-                  <Text size="sm" fw={600} mb={4} truncate="end" title={column}>
-                    {column}
+                <div key={column} role="group" aria-label={`${label} facet`}>
+                  <Text size="sm" fw={600} mb={4} truncate="end" title={label}>
+                    {label}
                   </Text>
                   {values === undefined ? (
                     <Text size="xs" c="dimmed">
@@ -91,10 +99,14 @@ export function FacetsPanel({
                           <li key={value}>
                             <UnstyledButton
                               className={classes.value}
-                              onClick={() => onPick(column, exactCriterion(value))}
+                              onClick={() => pick(value)}
                               disabled={disabled}
-                              aria-label={`${column}: ${value}, ${count.format(n)} ${n === 1 ? 'row' : 'rows'}`}
-                              title={`Search ${column} for exactly "${value}"`}
+                              aria-label={`${label}: ${value}, ${count.format(n)} ${n === 1 ? 'row' : 'rows'}`}
+                              title={
+                                facet?.searchColumn
+                                  ? `Search ${facet.searchColumn} for "@${value}"`
+                                  : `Search ${column} for exactly "${value}"`
+                              }
                             >
                               <Text span size="xs" truncate="end">
                                 {value}
