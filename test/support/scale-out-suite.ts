@@ -377,6 +377,8 @@ export function scaleOutSuite(
       200,
     );
     expect((await apiB.fetch('/admin/reindex-clickhouse', { method: 'POST' })).status).toBe(200);
+    // Files stay PROCESSED while they wait their turn: the Reindex session says when all are read.
+    await apiA.waitForReindex(180_000);
     await apiA.waitForIngest(fromB.id);
     await waitFor(
       () => apiA.json<SearchResponse>('/file/search', { size: 1 }),
