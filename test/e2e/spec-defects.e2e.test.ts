@@ -136,19 +136,19 @@ describe('Spec defects, in a browser', () => {
   it(
     'counts the files chosen in a paced upload, not only those sent so far',
     async () => {
-      // Files go in groups of two; the second group is held back until the screen has been read:
-      // the session then holds two files of three.
+      // Files go one at a time in groups of two; the second group is held back until the screen has
+      // been read: the session then holds two files of three.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let batches = 0;
       await page.route('**/api/parallel/upload-batch/**', async (route: Route) => {
-        if (++batches > 1) await held;
+        if (++batches > 2) await held;
         await route.continue();
       });
       try {
         await app.open('Upload');
         await app.upload.choose(csvFiles('paced', 3));
-        await app.sees(/pausing between groups/);
+        await app.sees(/pausing between files/);
         // In the list of sessions and in the detail of the one shown.
         await page.getByText('2 of 3 files processed').first().waitFor({ timeout: INGEST_TIMEOUT_MS });
         await app.screenshot('upload-paced-2-of-3');

@@ -11,35 +11,28 @@ const names = (n: number) => Array.from({ length: n }, (_, i) => `f${i + 1}.xls`
 const pacing = { batchSize: 2, maxFilesPerRequest: 25 };
 
 describe('planUploadSteps', () => {
-  it('sends one request per group of batchSize files, 5 s apart', () => {
+  it('sends one file at a time in groups of batchSize: 1 s between files, 5 s between groups', () => {
     expect(planUploadSteps(names(5), pacing)).toEqual([
-      { files: ['f1.xls', 'f2.xls'], group: 0, pauseBeforeMs: 0 },
-      { files: ['f3.xls', 'f4.xls'], group: 1, pauseBeforeMs: GROUP_PAUSE_MS },
+      { files: ['f1.xls'], group: 0, pauseBeforeMs: 0 },
+      { files: ['f2.xls'], group: 0, pauseBeforeMs: REQUEST_PAUSE_MS },
+      { files: ['f3.xls'], group: 1, pauseBeforeMs: GROUP_PAUSE_MS },
+      { files: ['f4.xls'], group: 1, pauseBeforeMs: REQUEST_PAUSE_MS },
       { files: ['f5.xls'], group: 2, pauseBeforeMs: GROUP_PAUSE_MS },
     ]);
-    expect(GROUP_PAUSE_MS).toBe(5_000);
+    expect([GROUP_PAUSE_MS, REQUEST_PAUSE_MS]).toEqual([5_000, 1_000]);
   });
 
-  it('waits for nothing when everything fits in one group', () => {
+  it('waits for nothing before the first file', () => {
     expect(planUploadSteps(names(1), pacing)).toEqual([{ files: ['f1.xls'], group: 0, pauseBeforeMs: 0 }]);
-    expect(planUploadSteps(names(2), pacing)).toHaveLength(1);
-    expect(
-      planUploadSteps(names(3), { batchSize: 4, maxFilesPerRequest: 1 }).map((s) => s.pauseBeforeMs),
-    ).toEqual([0, 0, 0]);
-  });
-
-  it('splits a group larger than a request allows into requests 1 s apart', () => {
-    const steps = planUploadSteps(names(5), { batchSize: 3, maxFilesPerRequest: 2 });
-    expect(steps.map((s) => [s.files.length, s.group, s.pauseBeforeMs])).toEqual([
-      [2, 0, 0],
-      [1, 0, REQUEST_PAUSE_MS],
-      [2, 1, GROUP_PAUSE_MS],
+    expect(planUploadSteps(names(3), { batchSize: 4 }).map((s) => s.pauseBeforeMs)).toEqual([
+      0,
+      REQUEST_PAUSE_MS,
+      REQUEST_PAUSE_MS,
     ]);
-    expect(REQUEST_PAUSE_MS).toBe(1_000);
   });
 
   it('falls back to groups of 2 when the pacing is malformed, and plans nothing for no files', () => {
-    expect(planUploadSteps(names(3), { batchSize: 0, maxFilesPerRequest: Number.NaN })).toHaveLength(2);
+    expect(planUploadSteps(names(3), { batchSize: 0 }).map((s) => s.group)).toEqual([0, 0, 1]);
     expect(planUploadSteps([], pacing)).toEqual([]);
   });
 });

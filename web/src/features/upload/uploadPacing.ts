@@ -1,14 +1,14 @@
 /**
- * Client upload pacing (spec section 9): files go up in groups of `batchSize` (the server's
- * `GET /api/parallel/optimal-batch-size`, 2 by default), one request per group, 5 s between groups
- * and 1 s between the requests of a group. The pauses let the server ingest earlier files while
- * later ones are still arriving, so one large selection does not flood the ingest queue.
+ * Client upload pacing (spec section 9): one file at a time, in groups of `batchSize` (the server's
+ * `GET /api/parallel/optimal-batch-size`, 2 by default), 1 s between the files of a group and 5 s
+ * between groups. The pauses let the server ingest earlier files while later ones are still
+ * arriving, so one large selection does not flood the ingest queue.
  */
 import type { UploadPacing } from '@sift/shared/contracts';
 
 /** Pause between two groups. */
 export const GROUP_PAUSE_MS = 5_000;
-/** Pause between two requests of one group (only when a group needs more than one request). */
+/** Pause between two files of one group. */
 export const REQUEST_PAUSE_MS = 1_000;
 
 /** Used when the server's pacing cannot be read: the spec's groups of 2 and the API's limits. */
@@ -37,27 +37,19 @@ function positiveInt(value: number, fallback: number): number {
 }
 
 /**
- * The requests that upload `files`: groups of `batchSize` files, each split into requests of at
- * most `maxFilesPerRequest` (with the server's values this is one request per group). With a single
- * group nothing is waited for: the pauses only exist to space groups out.
+ * The requests that upload `files`: one file each, in groups of `batchSize`; each file after the
+ * first waits REQUEST_PAUSE_MS, or GROUP_PAUSE_MS when it starts a group.
  */
 export function planUploadSteps<F>(
   files: readonly F[],
-  pacing: Pick<UploadPacing, 'batchSize' | 'maxFilesPerRequest'>,
+  pacing: Pick<UploadPacing, 'batchSize'>,
 ): UploadStep<F>[] {
-  const perRequest = positiveInt(pacing.maxFilesPerRequest, DEFAULT_UPLOAD_PACING.maxFilesPerRequest);
   const groupSize = positiveInt(pacing.batchSize, DEFAULT_UPLOAD_PACING.batchSize);
-  const groups = Math.ceil(files.length / groupSize);
-  const steps: UploadStep<F>[] = [];
-  for (let group = 0; group < groups; group += 1) {
-    const members = files.slice(group * groupSize, (group + 1) * groupSize);
-    for (let start = 0; start < members.length; start += perRequest) {
-      let pauseBeforeMs = 0;
-      if (groups > 1 && steps.length > 0) pauseBeforeMs = start === 0 ? GROUP_PAUSE_MS : REQUEST_PAUSE_MS;
-      steps.push({ files: members.slice(start, start + perRequest), group, pauseBeforeMs });
-    }
-  }
-  return steps;
+  return files.map((file, i) => {
+    const group = Math.floor(i / groupSize);
+    const pauseBeforeMs = i === 0 ? 0 : i % groupSize === 0 ? GROUP_PAUSE_MS : REQUEST_PAUSE_MS;
+    return { files: [file], group, pauseBeforeMs };
+  });
 }
 
 /**

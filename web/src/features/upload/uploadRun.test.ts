@@ -73,7 +73,7 @@ function recordingSleep(calls: string[]) {
 }
 
 describe('runUpload', () => {
-  it('uploads a selection into one session, in paced groups of 2, then finalizes it', async () => {
+  it('uploads a selection into one session, a file at a time in paced groups of 2, then finalizes it', async () => {
     const { transport, calls } = fakeTransport();
     const progress: UploadRunProgress[] = [];
     const result = await runUpload(files('a.xls', 'b.xls', 'c.csv'), (f) => f.name, transport, {
@@ -84,7 +84,9 @@ describe('runUpload', () => {
     expect(calls).toEqual([
       'pacing',
       'create a.xls +2 more (3 files)',
-      'batch s1 a.xls,b.xls',
+      'batch s1 a.xls',
+      'wait 1000',
+      'batch s1 b.xls',
       'wait 5000',
       'batch s1 c.csv',
       'finalize s1',
@@ -121,7 +123,7 @@ describe('runUpload', () => {
 
   it('reports a batch that keeps failing, after its retries and the retry queue, and goes on with the next group', async () => {
     const { transport, calls } = fakeTransport(async (names, call) => {
-      if (names.includes('a.xls')) throw new ApiError(call < 3 ? 'FETCH_ERROR' : 500, 'down');
+      if (names.includes('b.xls')) throw new ApiError(call < 3 ? 'FETCH_ERROR' : 500, 'down');
       return names.map(record);
     });
     const result = await runUpload(files('a.xls', 'b.xls', 'c.csv'), (f) => f.name, transport, {
@@ -129,17 +131,18 @@ describe('runUpload', () => {
     });
     // 3 tries, the next group (5 s + 2 s for the recent failure), then 3 more from the retry queue.
     expect(calls.filter((c) => c.startsWith('batch') || c === 'wait 7000')).toEqual([
-      'batch s1 a.xls,b.xls',
-      'batch s1 a.xls,b.xls',
-      'batch s1 a.xls,b.xls',
+      'batch s1 a.xls',
+      'batch s1 b.xls',
+      'batch s1 b.xls',
+      'batch s1 b.xls',
       'wait 7000',
       'batch s1 c.csv',
-      'batch s1 a.xls,b.xls',
-      'batch s1 a.xls,b.xls',
-      'batch s1 a.xls,b.xls',
+      'batch s1 b.xls',
+      'batch s1 b.xls',
+      'batch s1 b.xls',
     ]);
-    expect(result.failedRequests.map((r) => r.files.map((f) => f.name))).toEqual([['a.xls', 'b.xls']]);
-    expect(result.accepted.map((f) => f.originalFilename)).toEqual(['c.csv']);
+    expect(result.failedRequests.map((r) => r.files.map((f) => f.name))).toEqual([['b.xls']]);
+    expect(result.accepted.map((f) => f.originalFilename)).toEqual(['a.xls', 'c.csv']);
     expect(calls.at(-1)).toBe('finalize s1');
   });
 
@@ -153,11 +156,12 @@ describe('runUpload', () => {
       sleep: recordingSleep(calls),
     });
     expect(calls.filter((c) => c.startsWith('batch'))).toEqual([
-      'batch s1 a,b',
-      'batch s1 a,b',
-      'batch s1 a,b',
+      'batch s1 a',
+      'batch s1 a',
+      'batch s1 a',
+      'batch s1 b',
       'batch s1 c',
-      'batch s1 a,b',
+      'batch s1 a',
     ]);
     expect(result.failedRequests).toEqual([]);
     expect(result.accepted.map((f) => f.originalFilename).sort()).toEqual(['a', 'b', 'c']);
@@ -172,9 +176,17 @@ describe('runUpload', () => {
       sleep: recordingSleep(calls),
     });
     const waits = calls.filter((c) => c.startsWith('wait') && !['wait 1000', 'wait 2000'].includes(c));
-    // Groups 2–5 wait 5 s plus 2 s per failure so far; the 6th waits 5 s plus the open breaker's
-    // 10 s; in the retry queue the breaker opens again after 5 more failures.
-    expect(waits.slice(0, 5)).toEqual(['wait 7000', 'wait 9000', 'wait 11000', 'wait 13000', 'wait 15000']);
+    // One file a request, two a group: a group's first file waits 5 s plus 2 s per failure so far
+    // (9 s, 13 s); the 6th finds the breaker open after 5 failures (1 s plus its 10 s), and counting
+    // starts again (7 s, 11 s, then open again: 15 s); in the retry queue it opens twice more.
+    expect(waits.slice(0, 6)).toEqual([
+      'wait 9000',
+      'wait 13000',
+      'wait 11000',
+      'wait 7000',
+      'wait 11000',
+      'wait 15000',
+    ]);
     expect(waits).toContain('wait 10000');
     expect(result.failedRequests.flatMap((r) => r.files.map((f) => f.name)).sort()).toEqual(
       [...names].sort(),
@@ -199,7 +211,7 @@ describe('runUpload', () => {
     const result = await runUpload(files('a', 'b', 'c', 'd', 'e'), (f) => f.name, transport, {
       sleep: recordingSleep(calls),
     });
-    expect(calls.filter((c) => c.startsWith('batch'))).toEqual(['batch s1 a,b']);
+    expect(calls.filter((c) => c.startsWith('batch'))).toEqual(['batch s1 a']);
     expect(result.failedRequests.flatMap((r) => r.files.map((f) => f.name))).toEqual([
       'a',
       'b',
@@ -214,7 +226,13 @@ describe('runUpload', () => {
       throw new ApiError(404, 'missing');
     });
     await runUpload(files('a', 'b', 'c'), (f) => f.name, transport, { sleep: recordingSleep(calls) });
-    expect(calls.filter((c) => c.startsWith('batch'))).toEqual(['batch s1 a,b', 'batch s1 c']);
+    expect(calls.filter((c) => c.startsWith('batch') || c.startsWith('wait'))).toEqual([
+      'batch s1 a',
+      'wait 1000',
+      'batch s1 b',
+      'wait 5000',
+      'batch s1 c',
+    ]);
   });
 
   it('rejects when the session cannot be created, and reports a failed finalize', async () => {

@@ -33,7 +33,7 @@ export interface UploadRunProgress {
   /** Files whose request has ended (accepted or not). */
   sentFiles: number;
   totalFiles: number;
-  /** While pausing between groups: when the next request goes (ms since epoch), else null. */
+  /** While pausing between files or groups: when the next request goes (ms since epoch), else null. */
   nextRequestAt: number | null;
 }
 

@@ -245,7 +245,7 @@ function UploadingPanel({ inFlight }: { inFlight: UploadInFlight }) {
           <Loader size="sm" aria-hidden />
           <Text>
             Uploading {names.length} {names.length === 1 ? 'file' : 'files'} ({sent} of {total} sent)
-            {inFlight.nextRequestAt ? ', pausing between groups' : ''}: {names.join(', ')}
+            {inFlight.nextRequestAt ? ', pausing between files' : ''}: {names.join(', ')}
           </Text>
         </Group>
         <Progress value={percent} aria-label="Upload progress" animated />
