@@ -38,6 +38,20 @@ function blobCount(): number {
   return readdirSync(blobDir).length;
 }
 
+/**
+ * Uploads `hostile` beside a good CSV in one request and waits for both: the good file is read
+ * (a hostile file fails alone). Resolves with the hostile file's record once its ingest ended.
+ */
+async function besideGoodFile(hostile: { name: string; bytes: Uint8Array }): Promise<FileRecord> {
+  const uploaded = await user.upload([
+    hostile,
+    { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
+  ]);
+  const ended = await user.waitForIngest(uploaded[0]!.id);
+  expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
+  return ended;
+}
+
 describe('refused uploads', () => {
   it('refuses a file over the size limit with 413', async () => {
     const res = await uploadOne('big.csv', new Uint8Array(MAX_UPLOAD_BYTES + 1).fill(0x61));
@@ -145,16 +159,11 @@ describe('accepted uploads', () => {
   it('fails a workbook with a cell past column XFD beside a good file, and goes on answering', async () => {
     const zip = await workbookZip();
     await addRows(zip, '<row r="2"><c r="ZZZZZZZ2" t="inlineStr"><is><t>x</t></is></c></row>');
-    const uploaded = await user.upload([
-      { name: 'hostile.xlsx', bytes: await zipBytes(zip) },
-      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
-    ]);
-    const hostile = await user.waitForIngest(uploaded[0]!.id);
+    const hostile = await besideGoodFile({ name: 'hostile.xlsx', bytes: await zipBytes(zip) });
     expect(hostile.status).toBe('FAILED');
     expect(hostile.errorMessage).toBe(
       `"hostile.xlsx" was refused: its sheet "Sheet1" has a cell ZZZZZZZ2 past Excel's last column XFD (16,384 columns).`,
     );
-    expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
     expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);
   });
 
@@ -167,16 +176,11 @@ describe('accepted uploads', () => {
       (_, i) => `<row r="${i + 2}"><c r="CCC${i + 2}" t="inlineStr"><is><t>far</t></is></c></row>`,
     ).join('');
     await addRows(zip, far);
-    const uploaded = await user.upload([
-      { name: 'spread.xlsx', bytes: await zipBytes(zip) },
-      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nAda\n') },
-    ]);
-    const spread = await user.waitForIngest(uploaded[0]!.id);
+    const spread = await besideGoodFile({ name: 'spread.xlsx', bytes: await zipBytes(zip) });
     expect(spread.status).toBe('FAILED');
     expect(spread.errorMessage).toMatch(
       /^"spread\.xlsx" was refused: its sheet "Sheet1" holds \d+ cells spread over [\d,]+ places in its rows \(cells far apart, such as one in column CCC of row \d+\): delete the empty columns between them and upload it again\.$/,
     );
-    expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
   });
 
   it('fails a workbook whose reading exhausts its heap beside a good file, and goes on answering', async () => {
@@ -186,16 +190,11 @@ describe('accepted uploads', () => {
     zip.file('xl/sharedStrings.xml', `<sst count="${strings.length}">${strings.join('')}</sst>`);
     const heavy = await zipBytes(zip);
     expect(heavy.length).toBeLessThan(MAX_UPLOAD_BYTES);
-    const uploaded = await user.upload([
-      { name: 'heavy.xlsx', bytes: heavy },
-      { name: 'good.csv', bytes: new TextEncoder().encode('Name\nGrace\n') },
-    ]);
-    const failed = await user.waitForIngest(uploaded[0]!.id);
+    const failed = await besideGoodFile({ name: 'heavy.xlsx', bytes: heavy });
     expect(failed.status).toBe('FAILED');
     expect(failed.errorMessage).toBe(
       '"heavy.xlsx" could not be read: reading it needs more memory than Sift allows one file (32 MB). Check that it opens in Excel, save it again (or split it into smaller files) and re-upload it.',
     );
-    expect((await user.waitForIngest(uploaded[1]!.id)).status).toBe('PROCESSED');
     expect((await fetch(`${sift.url}/api/health`)).status).toBe(200);
   });
 });

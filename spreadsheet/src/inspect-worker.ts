@@ -53,7 +53,8 @@ async function outcome<T>(work: () => Promise<T>, originalName: string): Promise
 
 /**
  * The format of a stored upload (validateSpreadsheet, unless `format` is already known) and, for
- * text formats, its encoding (the one `encoding` names, when a person chose it) and delimiter.
+ * text formats unless `formatOnly`, its encoding (the one `encoding` names, when a person chose it)
+ * and delimiter.
  *
  * @param task - the stored upload, the name the user gave it, what is already known of it
  * @returns the inspection, or why the file is refused
@@ -63,10 +64,12 @@ export function inspectUpload(task: {
   originalName: string;
   format?: SpreadsheetFormat | undefined;
   encoding?: Encoding | undefined;
+  formatOnly?: boolean | undefined;
 }): Promise<Outcome<Inspection>> {
   return outcome(async () => {
     const format = task.format ?? (await validateSpreadsheet(task.filePath, task.originalName));
-    if (format === 'xlsx' || format === 'xls') return { format, sniffed: null, delimiter: null };
+    if (task.formatOnly || format === 'xlsx' || format === 'xls')
+      return { format, sniffed: null, delimiter: null };
     const sniffed = await sniff(task.filePath, task.encoding);
     return { format, sniffed, delimiter: format === 'csv' ? detectDelimiter(sniffed.sample) : null };
   }, task.originalName);

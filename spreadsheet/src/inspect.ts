@@ -75,11 +75,13 @@ async function inspectIsolated<T>(
 /**
  * Inspects a stored upload off the calling thread (a worker thread of the inspection pool, with the
  * reading limits): its format from its content (validateSpreadsheet, skipped when `format` is
- * given) and, for text formats, its encoding and first 64 KB and, for a CSV, its delimiter.
+ * given) and, for text formats (unless `formatOnly`), its encoding and first 64 KB and, for a CSV,
+ * its delimiter.
  *
  * @param filePath - the stored upload
  * @param originalName - the name the user gave it
- * @param known - the format when already found; the encoding a person chose instead of the guess
+ * @param known - the format when already found; the encoding a person chose instead of the guess;
+ *   `formatOnly` when nothing but the format is wanted (no encoding guess, sniffed is null)
  * @param limits - the thread's heap (MB) and the inspection's time budget (ms)
  * @returns the format, encoding, sample and delimiter
  * @throws InvalidFileError for a file Sift does not read, or whose inspection passed the limits;
@@ -88,7 +90,11 @@ async function inspectIsolated<T>(
 export function inspectUpload(
   filePath: string,
   originalName: string,
-  known: { format?: SpreadsheetFormat | undefined; encoding?: Encoding | undefined } = {},
+  known: {
+    format?: SpreadsheetFormat | undefined;
+    encoding?: Encoding | undefined;
+    formatOnly?: boolean | undefined;
+  } = {},
   limits: ReadIsolation = READ_ISOLATION,
 ): Promise<Inspection> {
   return inspectIsolated('inspectUpload', { filePath, originalName, ...known }, limits);

@@ -89,12 +89,8 @@ export class FilesService {
    * derived from it (deleting an AUTHOR file removes only that file).
    */
   async delete(ownerId: string, id: string): Promise<void> {
-    const file = await this.#owned(ownerId, id);
-    const ids = file.fileType === 'GENERAL' ? [file.id, authorFileId(file.id)] : [file.id];
-    const authorFiles = file.fileType === 'GENERAL' ? await this.storage.files.authorFilesOf(file.id) : [];
-    await this.storage.files.remove([file, ...authorFiles]);
-    await this.storage.removeFileData(ids);
-    if (file.filename) await this.objects.remove([originalKey(file.filename)]);
+    await this.#owned(ownerId, id); // 404 for a file the owner has not
+    await this.deleteMany(ownerId, [id]);
   }
 
   /**
@@ -160,7 +156,7 @@ export class FilesService {
   async deleteAuthorFile(ownerId: string, id: string): Promise<void> {
     const file = await this.#owned(ownerId, id);
     if (file.fileType !== 'AUTHOR') throw new NotFoundError('Author file not found.', 'FILE_NOT_FOUND');
-    await this.delete(ownerId, id);
+    await this.deleteMany(ownerId, [id]);
   }
 
   /**

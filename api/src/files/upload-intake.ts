@@ -351,9 +351,11 @@ export class UploadIntake {
   async #validate(upload: StoredUpload): Promise<SpreadsheetFormat | InvalidFileError | null> {
     try {
       // In the inspection pool (a worker thread with the reading limits), not on the API's thread.
+      // Only the format: the ingest guesses the encoding when it reads the file.
       const inspected = await inspectUpload(
         path.join(this.incomingDir, upload.storedName),
         upload.originalFilename,
+        { formatOnly: true },
       );
       return inspected.format;
     } catch (e) {
