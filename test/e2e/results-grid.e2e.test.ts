@@ -42,13 +42,23 @@ afterAll(async () => {
 
 /** The Name cell of each result row, in order. */
 async function namesShown(): Promise<string[]> {
-  const table = page.getByRole('table', { name: /^Search results/ });
+  const table = page.getByRole('grid', { name: /^Search results/ });
   const header = await table.getByRole('columnheader').allTextContents();
   const at = header.indexOf('Name');
   const rows = await table.getByRole('row').all();
   const names: string[] = [];
-  for (const row of rows.slice(1)) names.push((await row.getByRole('cell').nth(at).textContent()) ?? '');
+  for (const row of rows.slice(1)) names.push((await row.getByRole('gridcell').nth(at).textContent()) ?? '');
   return names;
+}
+
+/** Drags the edge of the results grid's `column` header `dx` px to the right, as a mouse would. */
+async function dragEdge(column: string, dx: number): Promise<void> {
+  const grid = page.getByRole('grid', { name: /^Search results/ });
+  const edge = (await grid.getByRole('separator', { name: `Resize ${column}` }).boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + dx, edge.y + edge.height / 2, { steps: 8 });
+  await page.mouse.up();
 }
 
 describe('Results grid, in a browser', () => {
@@ -106,7 +116,7 @@ describe('Results grid, in a browser', () => {
     expect(await app.search.columnInput('Name').inputValue()).toBe('person 0');
     await page.getByRole('button', { name: 'All files' }).waitFor();
     const marks = await page
-      .getByRole('table', { name: /^Search results/ })
+      .getByRole('grid', { name: /^Search results/ })
       .locator('mark')
       .allTextContents();
     expect(marks).toHaveLength(10);
@@ -150,7 +160,7 @@ describe('Results grid, in a browser', () => {
       await app.sees('Showing 3 results');
       const marks = () =>
         page
-          .getByRole('table', { name: /^Search results/ })
+          .getByRole('grid', { name: /^Search results/ })
           .locator('mark')
           .allTextContents();
       await expect.poll(marks).toEqual(['Müller', 'MÜLLER', 'Muller']);
@@ -232,7 +242,7 @@ describe('Results grid, in a browser', () => {
       await expect
         .poll(() =>
           page
-            .getByRole('table', { name: /^Search results/ })
+            .getByRole('grid', { name: /^Search results/ })
             .locator('mark')
             .allTextContents(),
         )
@@ -340,7 +350,7 @@ describe('Results grid, in a browser', () => {
         expect(await reader.search.columnInput('Name').inputValue()).toBe('person 0');
         await readerPage.locator('[role="columnheader"][aria-sort="descending"]').waitFor();
         const cells = await readerPage
-          .getByRole('table', { name: /^Search results/ })
+          .getByRole('grid', { name: /^Search results/ })
           .getByRole('row')
           .evaluateAll((rows) => rows.slice(1).map((r) => r.textContent ?? ''));
         expect(cells.map((c) => /Person \d+/.exec(c)?.[0])).toEqual(['Person 02', 'Person 01']);
@@ -374,8 +384,8 @@ describe('Results grid, in a browser', () => {
       await app.sees('Showing 1 to 1000 of 1200 results');
       expect(new URL(page.url()).searchParams.get('size')).toBe('1000');
 
-      const table = page.getByRole('table', { name: /^Search results/ });
-      const scroller = page.getByRole('region', { name: /^Search results.*scrollable$/ });
+      const table = page.getByRole('grid', { name: /^Search results/ });
+      const scroller = table;
       expect(await table.getAttribute('aria-rowcount')).toBe('1001');
       // Only the rows in view (and a few beyond) are in the page.
       const drawn = await table.getByRole('row').count();
@@ -390,9 +400,9 @@ describe('Results grid, in a browser', () => {
       expect(await last.innerText()).toContain('r1000c110');
       await table.getByRole('columnheader', { name: 'Col 110' }).waitFor();
       const box = (await scroller.boundingBox())!;
-      const fileCell = (await last.getByRole('cell').first().boundingBox())!;
+      const fileCell = (await last.getByRole('gridcell').first().boundingBox())!;
       expect(Math.abs(fileCell.x - box.x)).toBeLessThan(3);
-      expect(await last.getByRole('cell').first().innerText()).toBe('grid-wide.csv');
+      expect(await last.getByRole('gridcell').first().innerText()).toBe('grid-wide.csv');
       await app.screenshot('results-grid-scrolled-pinned');
 
       // A column widened by dragging its header's edge.
@@ -400,15 +410,11 @@ describe('Results grid, in a browser', () => {
       const header = table.getByRole('columnheader', { name: 'Grid Key' });
       await header.scrollIntoViewIfNeeded();
       const before = (await header.boundingBox())!.width;
-      const edge = (await table.getByRole('separator', { name: 'Resize Grid Key' }).boundingBox())!;
-      await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(edge.x + 120, edge.y + edge.height / 2, { steps: 8 });
-      await page.mouse.up();
+      await dragEdge('Grid Key', 120);
       const after = (await header.boundingBox())!.width;
       expect(after - before).toBeGreaterThan(100);
       const firstRow = table.locator('[role="row"][aria-rowindex="2"]');
-      expect((await firstRow.getByRole('cell').nth(2).boundingBox())!.width).toBeCloseTo(after, 0);
+      expect((await firstRow.getByRole('gridcell').nth(2).boundingBox())!.width).toBeCloseTo(after, 0);
 
       // A row's drawer: where it came from and every field, the searched one marked.
       await firstRow.getByRole('button', { name: 'Open row 1' }).click();
@@ -430,8 +436,8 @@ describe('Results grid, in a browser', () => {
       await app.screenshot('results-grid-row-drawer');
       await page.keyboard.press('Escape');
       await drawer.waitFor({ state: 'hidden' });
-      // The focus goes back to the row's button.
-      await expect.poll(() => page.locator(':focus').getAttribute('aria-label')).toBe('Open row 1');
+      // The focus goes back to the grid, on that row.
+      await expect.poll(() => page.locator(':focus').getAttribute('role')).toBe('grid');
 
       // At 390 px: the grid scrolls sideways inside its box, the pinned column stays, the drawer fills the screen.
       await page.setViewportSize({ width: 390, height: 844 });
@@ -440,7 +446,7 @@ describe('Results grid, in a browser', () => {
         expect(narrow.width).toBeLessThanOrEqual(390);
         expect(await page.locator('html').evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(390);
         await scroller.evaluate((el) => el.scrollTo({ left: 2_000 }));
-        const pinned = (await firstRow.getByRole('cell').first().boundingBox())!;
+        const pinned = (await firstRow.getByRole('gridcell').first().boundingBox())!;
         expect(Math.abs(pinned.x - narrow.x)).toBeLessThan(3);
         await app.screenshot('results-grid-390px');
         await firstRow.getByRole('button', { name: 'Open row 1' }).click();
@@ -452,6 +458,110 @@ describe('Results grid, in a browser', () => {
       } finally {
         await page.setViewportSize({ width: 1400, height: 900 });
       }
+    },
+    INGEST_TIMEOUT_MS + 60_000,
+  );
+
+  it(
+    'puts the results first: a compact criteria bar, matched and filled columns first, the grid one Tab stop, widths kept',
+    async () => {
+      const file = path.join(dir, 'wide-people.csv');
+      const fields = Array.from({ length: 30 }, (_, i) => `Field ${String(i + 1).padStart(2, '0')}`);
+      const columns = ['Record', ...fields, 'Email Addresses', 'Country'];
+      const lines = Array.from({ length: 12 }, (_, r) =>
+        [
+          `rec-${r + 1}`,
+          // Odd fields blank in every row: 15 empty columns.
+          ...fields.map((_, f) => (f % 2 ? '' : `v${r + 1}.${f + 1}`)),
+          r % 3 ? `person${r + 1}@ku.dk` : `person${r + 1}@uni.edu`,
+          'Denmark',
+        ].join(','),
+      );
+      writeFileSync(file, `${columns.join(',')}\n${lines.join('\n')}\n`);
+      await app.uploadFile(file, INGEST_TIMEOUT_MS);
+      // One file in scope: its 33 columns alone.
+      await page.goto(`${app.url}/search`);
+      await app.search.clearAll();
+      await app.search.filterFile('include', 'wide-people.csv');
+
+      // A compact criteria bar: a few inputs, a column picker and the way to every input.
+      const inputs = page.locator('input[placeholder^="Search in "]');
+      await page.getByRole('button', { name: 'All 33 inputs' }).waitFor();
+      expect(await inputs.count()).toBeLessThanOrEqual(4);
+      expect(await app.search.columnInput('Email Addresses').count()).toBe(1);
+      await app.search.addColumn('Country');
+      // The picked column's input has the focus: typed into and submitted from the keyboard.
+      await expect
+        .poll(() => page.evaluate(`document.activeElement?.getAttribute('placeholder')`))
+        .toBe('Search in Country');
+      await page.keyboard.type('denmark');
+      await page.keyboard.press('Escape');
+      await app.search.columnInput('Email Addresses').fill('ku.dk');
+      await app.search.columnInput('Email Addresses').press('Escape');
+      await app.search.run();
+      await app.sees('Showing 8 results', { exact: true });
+
+      // The searched columns first, then those the rows fill; the empty ones left out until asked for.
+      const grid = page.getByRole('grid', { name: /^Search results/ });
+      const headers = () => grid.getByRole('columnheader').allInnerTexts();
+      await expect
+        .poll(async () => (await headers()).slice(0, 5))
+        .toEqual(['File', 'Sheet', 'Country', 'Email Addresses', 'Record']);
+      expect(await headers()).not.toContain('Field 02');
+      await app.sees('15 empty columns hidden');
+      await app.screenshot('search-results-first');
+      await page.getByRole('button', { name: 'Show empty columns' }).click();
+      await grid.getByRole('columnheader', { name: 'Field 02' }).waitFor();
+      await page.getByRole('button', { name: 'Hide empty columns' }).click();
+      await grid.getByRole('columnheader', { name: 'Field 02' }).waitFor({ state: 'detached' });
+
+      // A width set by dragging is this person's: kept over a reload (dragged once the search's
+      // loading state, held at least 1 s, is gone).
+      await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+      const header = grid.getByRole('columnheader', { name: 'Record' });
+      const before = (await header.boundingBox())!.width;
+      await dragEdge('Record', 90);
+      const widened = (await header.boundingBox())!.width;
+      expect(widened - before).toBeGreaterThan(60);
+      // Keyboard: from the top of the page, the grid is a few Tab presses away, and one Tab stop.
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.getByRole('link', { name: 'Sift' }).first().focus();
+      const focusedRole = () =>
+        page.evaluate<string | null>(`document.activeElement?.getAttribute('role') ?? null`);
+      let presses = 0;
+      while (presses < 60 && (await focusedRole()) !== 'grid') {
+        await page.keyboard.press('Tab');
+        presses += 1;
+      }
+      expect(presses).toBeLessThan(40);
+      // Ctrl+Home: the first row's first cell.
+      await page.keyboard.press('Control+Home');
+      const active = () =>
+        page.evaluate<string | null>(
+          `document.getElementById(document.activeElement?.getAttribute('aria-activedescendant') ?? '')?.textContent ?? null`,
+        );
+      expect(await active()).toBe('wide-people.csv');
+      // Right twice: Country; down once: the second row's.
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowDown');
+      expect(await active()).toBe('Denmark');
+      await page.keyboard.press('ArrowRight');
+      expect(await active()).toMatch(/^person\d+@ku\.dk$/);
+      await page.keyboard.press('Enter');
+      const drawer = page.getByRole('dialog', { name: 'Row 2 of the results' });
+      await drawer.waitFor();
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'hidden' });
+      await expect.poll(focusedRole).toBe('grid');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(`!!document.activeElement?.closest('[role="grid"]')`)).toBe(false);
+
+      await page.reload();
+      await app.sees('Showing 8 results', { exact: true });
+      await expect
+        .poll(async () => Math.round((await header.boundingBox())!.width))
+        .toBe(Math.round(widened));
     },
     INGEST_TIMEOUT_MS + 60_000,
   );
@@ -480,7 +590,7 @@ describe('Results grid, in a browser', () => {
       await page.goto(`${app.url}/search?q.Name=remote`);
       await app.sees('Showing 2 results', { exact: true });
       const cities = await page
-        .getByRole('table', { name: /^Search results/ })
+        .getByRole('grid', { name: /^Search results/ })
         .getByRole('row')
         .evaluateAll((rows) => rows.slice(1).map((r) => r.textContent ?? ''));
       expect(cities.map((c) => /London|Wilmslow/.exec(c)?.[0])).toEqual(['London', 'Wilmslow']);

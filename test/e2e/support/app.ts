@@ -6,6 +6,9 @@
 import path from 'node:path';
 import type { Download, Locator, Page } from 'playwright-core';
 
+/** The toast of an upload whose every file was processed (spec section 2). */
+const UPLOAD_COMPLETE = 'Upload complete! All files processed successfully.';
+
 /** The main navigation's links. */
 export type MainLink = 'Upload' | 'Files' | 'Search' | 'Authors' | 'Exports';
 
@@ -106,6 +109,8 @@ export class SiftApp {
   /** Uploads one file from the Upload screen and waits until its upload session is complete. */
   async uploadFile(file: string, timeoutMs: number): Promise<void> {
     await this.open('Upload');
+    // The last upload's toast gone first: the one awaited below is this upload's.
+    await this.page.getByText(UPLOAD_COMPLETE).first().waitFor({ state: 'hidden' });
     await this.upload.choose(file);
     await this.upload.waitUntilComplete(timeoutMs);
   }
@@ -150,7 +155,7 @@ export class UploadScreen {
 
   /** Waits until every file of the upload is processed. */
   async waitUntilComplete(timeout: number): Promise<void> {
-    await this.app.sees('Upload complete! All files processed successfully.', { timeout });
+    await this.app.sees(UPLOAD_COMPLETE, { timeout });
   }
 
   async activeSessions(count: number): Promise<void> {
@@ -232,9 +237,30 @@ export class SearchScreen {
     return rule;
   }
 
-  /** Clear All, then a search for `text` in `column` alone (its suggestions closed first: they cover Search). */
+  /**
+   * Adds `column`'s input to the compact criteria bar (wide files): types its name in "Add a
+   * column" and picks it.
+   */
+  async addColumn(column: string): Promise<void> {
+    const { page } = this.app;
+    const picker = page
+      .getByRole('combobox', { name: 'Add a column', exact: true })
+      .or(page.getByRole('textbox', { name: 'Add a column', exact: true }));
+    await picker.fill(column);
+    await page.getByRole('option', { name: column, exact: true }).click();
+    await this.columnInput(column).waitFor();
+  }
+
+  /**
+   * Clear All, then a search for `text` in `column` alone (its input added first if the criteria
+   * bar does not show it; its suggestions closed: they cover Search).
+   */
   async searchFor(column: string, text: string): Promise<void> {
     await this.clearAll();
+    // The form drawn first: the column's input, or the criteria bar's picker.
+    const picker = this.app.page.getByText('Add a column', { exact: true });
+    await this.columnInput(column).or(picker).first().waitFor();
+    if ((await this.columnInput(column).count()) === 0) await this.addColumn(column);
     await this.columnInput(column).fill(text);
     await this.columnInput(column).press('Escape');
     await this.run();
@@ -242,7 +268,7 @@ export class SearchScreen {
 
   /** The results table's rows, its header row first. */
   resultRows(): Locator {
-    return this.app.page.getByRole('table').getByRole('row');
+    return this.app.page.getByRole('grid').getByRole('row');
   }
 
   /** Offered suggestions of the focused column input. */

@@ -147,15 +147,19 @@ export function SortButton({
   header,
   direction,
   onSort,
+  tabIndex,
 }: {
   header: string;
   direction: 'asc' | 'desc' | null;
   onSort: () => void;
+  /** -1 where the button is no Tab stop of its own (the results grid: its header sorts on Enter). */
+  tabIndex?: number;
 }) {
   const Arrow = direction === 'asc' ? IconArrowUp : direction === 'desc' ? IconArrowDown : IconArrowsSort;
   return (
     <UnstyledButton
       onClick={onSort}
+      tabIndex={tabIndex}
       fw={600}
       fz="inherit"
       title={`Sort by ${header}`}

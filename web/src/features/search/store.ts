@@ -69,6 +69,15 @@ export interface ScreenSearchState {
   filter: FileFilter;
   /** Columns whose facets are shown; null until the person chooses (see defaultFacetColumns). */
   facets: readonly string[] | null;
+  /** The results grid shows columns no row of the page fills (left out by default). */
+  showEmpty: boolean;
+  /**
+   * Columns the person added an input for with the column picker (the criteria bar shows these and
+   * the columns with text typed; see criteriaColumns).
+   */
+  inputs: readonly string[];
+  /** The criteria bar shows every visible column's input (the spec's full form). */
+  allInputs: boolean;
 }
 
 const INITIAL: ScreenSearchState = {
@@ -78,6 +87,9 @@ const INITIAL: ScreenSearchState = {
   hidden: [],
   filter: NO_FILE_FILTER,
   facets: null,
+  showEmpty: false,
+  inputs: [],
+  allInputs: false,
 };
 
 type Patch = Partial<ScreenSearchState> | ((state: ScreenSearchState) => Partial<ScreenSearchState>);

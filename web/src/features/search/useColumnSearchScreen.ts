@@ -39,8 +39,10 @@ export function useColumnSearchScreen(
   const typed = useMemo(() => searchableFiles(files.data, fileType), [files.data, fileType]);
   const { columnsOf } = options;
   const columns = useMemo(() => unionColumns(columnsOf ? columnsOf(typed) : typed), [typed, columnsOf]);
-  const [{ hidden: hiddenList, filter: searchFilter, facets: chosenFacets }, update] =
-    useScreenSearchState(fileType);
+  const [
+    { hidden: hiddenList, filter: searchFilter, facets: chosenFacets, showEmpty, inputs, allInputs },
+    update,
+  ] = useScreenSearchState(fileType);
   const hidden = useMemo(() => new Set(hiddenList), [hiddenList]);
   const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
   const visibleSet = useMemo(() => new Set(visible), [visible]);
@@ -64,7 +66,16 @@ export function useColumnSearchScreen(
   const general = useGeneralSearch(fileType === 'GENERAL' && asked ? { ...asked, ...scope } : null);
   const authors = useAuthorsSearch(fileType === 'AUTHOR' ? asked : null);
   const search = fileType === 'GENERAL' ? general : authors;
-  const loading = useMinimumDuration(search.isFetching, MIN_LOADING_MS);
+  // A search asked for (a new request, or Search pressed again) shows as loading; a refresh in the
+  // background of the rows already shown (the window focused again) does not cover them.
+  const [askedAgain, setAskedAgain] = useState(false);
+  useEffect(() => {
+    if (!search.isFetching) setAskedAgain(false);
+  }, [search.isFetching]);
+  const loading = useMinimumDuration(
+    search.isFetching && (askedAgain || search.isPlaceholderData || search.data === undefined),
+    MIN_LOADING_MS,
+  );
   useSearchErrorToasts(search, form.request?.page ?? 0);
 
   /** What an export is called when the person gives no filename (spec section 5). */
@@ -100,7 +111,10 @@ export function useColumnSearchScreen(
       );
       return;
     }
-    if (!form.submit()) void search.refetch();
+    if (!form.submit()) {
+      setAskedAgain(true);
+      void search.refetch();
+    }
   };
 
   const suggestions = useMemo<SuggestionSource>(
@@ -127,6 +141,13 @@ export function useColumnSearchScreen(
     setVisible,
     facetColumns,
     setFacetColumns,
+    showEmpty,
+    setShowEmpty: (show: boolean) => update({ showEmpty: show }),
+    /** Columns given an input with the column picker, and whether every input is shown. */
+    inputs,
+    setInputs: (next: readonly string[]) => update({ inputs: next }),
+    allInputs,
+    setAllInputs: (all: boolean) => update({ allInputs: all }),
     settings: {
       opened: settingsOpen,
       open: () => setSettingsOpen(true),

@@ -1,7 +1,19 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { SuggestionSource } from '../../../../api/queryKeys';
 import { ColumnInput } from '../ColumnInput/ColumnInput';
-import { Badge, Button, Group, ScrollArea, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { criteriaColumns } from '../../columns';
+import {
+  Badge,
+  Box,
+  Button,
+  Group,
+  ScrollArea,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 
 export interface ColumnSearchFormProps {
   /** The visible columns: one input each. */
@@ -23,6 +35,19 @@ export interface ColumnSearchFormProps {
   extraActions?: React.ReactNode;
   /** Shown instead of the inputs when there are no columns at all (default 'No columns available'). */
   noColumnsText?: string;
+  /**
+   * With more than FILTER_THRESHOLD columns, the form is a compact criteria bar: the inputs of the
+   * columns with text typed and of `added` (a few usual ones when there are none), a column picker
+   * that adds one, and a button that shows every input (`allInputs`).
+   */
+  /** Shown at the end of the heading line (the general search's file filter). */
+  toolbar?: React.ReactNode;
+  compact?: {
+    added: readonly string[];
+    onAdd: (column: string) => void;
+    allInputs: boolean;
+    onAllInputs: (all: boolean) => void;
+  };
 }
 
 /** With more columns than this, a filter box narrows the inputs shown (Web of Science files have 72). */
@@ -46,13 +71,44 @@ export function ColumnSearchForm({
   activeTerms,
   extraActions,
   noColumnsText = 'No columns available',
+  compact,
+  toolbar,
 }: ColumnSearchFormProps) {
   const [filter, setFilter] = useState('');
   const headingId = useId();
+  const many = columns.length > FILTER_THRESHOLD;
+  const bar = many && compact !== undefined && !compact.allInputs;
+  const barColumns = useMemo(
+    () => (bar ? criteriaColumns(columns, values, compact.added) : []),
+    [bar, columns, values, compact?.added],
+  );
   const shown = useMemo(() => {
+    if (bar) return barColumns;
     const needle = filter.trim().toLowerCase();
     return needle ? columns.filter((column) => column.toLowerCase().includes(needle)) : columns;
-  }, [columns, filter]);
+  }, [bar, barColumns, columns, filter]);
+  const [picked, setPicked] = useState<string | null>(null);
+  /** Adds a column's input from the picker and moves the focus into it. */
+  const add = (column: string | null) => {
+    if (!column || !compact) return;
+    compact.onAdd(column);
+    setPicked(null);
+    requestAnimationFrame(() =>
+      document
+        .querySelector<HTMLInputElement>(`input[placeholder="${CSS.escape(`Search in ${column}`)}"]`)
+        ?.focus(),
+    );
+  };
+
+  const input = (column: string) => (
+    <ColumnInput
+      column={column}
+      value={values[column] ?? ''}
+      onChange={(text) => onChange(column, text)}
+      source={suggestions}
+      disabled={disabled}
+    />
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -62,7 +118,7 @@ export function ColumnSearchForm({
   return (
     <form onSubmit={submit} aria-labelledby={headingId} role="search">
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-end">
+        <Group justify="space-between" align="center">
           <Group gap="xs">
             <Text id={headingId} fw={600}>
               Search in Specific Columns
@@ -84,8 +140,19 @@ export function ColumnSearchForm({
                 {activeTerms} {activeTerms === 1 ? 'term' : 'terms'} set
               </Badge>
             )}
+            {toolbar}
           </Group>
-          {columns.length > FILTER_THRESHOLD && (
+          {many && compact && (
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              onClick={() => compact.onAllInputs(!compact.allInputs)}
+              aria-expanded={compact.allInputs}
+            >
+              {compact.allInputs ? 'Fewer inputs' : `All ${columns.length} inputs`}
+            </Button>
+          )}
+          {many && !bar && (
             <TextInput
               label="Find a column"
               placeholder="Column name..."
@@ -100,6 +167,27 @@ export function ColumnSearchForm({
           <Text c="dimmed">
             {totalColumns === 0 ? noColumnsText : 'Every column is hidden: choose some in Column Settings.'}
           </Text>
+        ) : bar ? (
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            {shown.map((column) => (
+              <Box key={column} w={{ base: '100%', xs: 240 }}>
+                {input(column)}
+              </Box>
+            ))}
+            <Select
+              label="Add a column"
+              placeholder="Find a column..."
+              data={columns.filter((column) => !shown.includes(column))}
+              value={picked}
+              onChange={add}
+              searchable
+              limit={60}
+              nothingFoundMessage="No column matches"
+              w={{ base: '100%', xs: 240 }}
+              comboboxProps={{ withinPortal: true }}
+              disabled={disabled}
+            />
+          </Group>
         ) : (
           <ScrollArea.Autosize
             mah={columns.length > FILTER_THRESHOLD ? 360 : undefined}
@@ -108,14 +196,7 @@ export function ColumnSearchForm({
           >
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" verticalSpacing="xs" p={2}>
               {shown.map((column) => (
-                <ColumnInput
-                  key={column}
-                  column={column}
-                  value={values[column] ?? ''}
-                  onChange={(text) => onChange(column, text)}
-                  source={suggestions}
-                  disabled={disabled}
-                />
+                <Box key={column}>{input(column)}</Box>
               ))}
             </SimpleGrid>
             {shown.length === 0 && (

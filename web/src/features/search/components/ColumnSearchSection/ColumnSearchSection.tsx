@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Checkbox, Paper } from '@mantine/core';
+import { Button, Checkbox, Paper } from '@mantine/core';
+import classes from './ColumnSearchSection.module.css';
 import type { ColumnSearchScreen } from '../../useColumnSearchScreen';
 import { ColumnSearchForm } from '../ColumnSearchForm/ColumnSearchForm';
 import { ColumnSettings } from '../ColumnSettings/ColumnSettings';
@@ -39,12 +40,8 @@ export function ColumnSearchSection({
   return (
     <>
       <Paper withBorder p="md" radius="md">
-        {toolbar && (
-          <Box mb="md" pb="md" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-            {toolbar}
-          </Box>
-        )}
         <ColumnSearchForm
+          toolbar={toolbar}
           columns={screen.visible}
           totalColumns={screen.columns.length}
           onColumnSettings={screen.settings.open}
@@ -52,7 +49,16 @@ export function ColumnSearchSection({
           values={form.values}
           onChange={form.setValue}
           onSubmit={screen.runSearch}
-          onClear={form.clear}
+          onClear={() => {
+            form.clear();
+            screen.setInputs([]);
+          }}
+          compact={{
+            added: screen.inputs,
+            onAdd: (column) => screen.setInputs([...screen.inputs.filter((c) => c !== column), column]),
+            allInputs: screen.allInputs,
+            onAllInputs: screen.setAllInputs,
+          }}
           searching={screen.loading}
           activeTerms={form.activeTerms}
           extraActions={
@@ -90,39 +96,47 @@ export function ColumnSearchSection({
           }
         />
       </Paper>
-      {form.request !== null && screen.columns.length > 0 && (
-        <FacetsPanel
-          columns={screen.columns}
-          chosen={screen.facetColumns}
-          onChoose={screen.setFacetColumns}
-          facets={search.data?.searchAvailable ? search.data.facets : undefined}
-          onPick={form.addCriterion}
-          disabled={screen.loading}
-        />
-      )}
-      <SearchResults
-        idle={form.request === null}
-        loading={screen.loading}
-        data={search.data}
-        error={search.error}
-        columns={screen.visible}
-        withSource={withSource}
-        caption={caption}
-        onPage={form.goToPage}
-        onPageSize={form.setPageSize}
-        onRetry={() => void search.refetch()}
-        sort={
-          form.request?.sortBy
-            ? { column: form.request.sortBy, order: form.request.sortOrder ?? 'asc' }
-            : null
-        }
-        onSort={form.sortBy}
-        highlights={
-          form.request
-            ? { terms: form.request.searchCriteria, matchAccents: form.request.matchAccents ?? false }
-            : undefined
-        }
-      />
+      {/* Results first (in reading order too); the facets beside them on wide screens, below otherwise. */}
+      <div className={classes.body}>
+        <div className={classes.results}>
+          <SearchResults
+            idle={form.request === null}
+            loading={screen.loading}
+            data={search.data}
+            error={search.error}
+            columns={screen.visible}
+            withSource={withSource}
+            caption={caption}
+            onPage={form.goToPage}
+            onPageSize={form.setPageSize}
+            onRetry={() => void search.refetch()}
+            sort={
+              form.request?.sortBy
+                ? { column: form.request.sortBy, order: form.request.sortOrder ?? 'asc' }
+                : null
+            }
+            onSort={form.sortBy}
+            highlights={
+              form.request
+                ? { terms: form.request.searchCriteria, matchAccents: form.request.matchAccents ?? false }
+                : undefined
+            }
+            showEmpty={screen.showEmpty}
+            onShowEmpty={screen.setShowEmpty}
+          />
+        </div>
+        {form.request !== null && screen.columns.length > 0 && (
+          <FacetsPanel
+            aside
+            columns={screen.columns}
+            chosen={screen.facetColumns}
+            onChoose={screen.setFacetColumns}
+            facets={search.data?.searchAvailable ? search.data.facets : undefined}
+            onPick={form.addCriterion}
+            disabled={screen.loading}
+          />
+        )}
+      </div>
       <ExportDialog
         opened={exporter.opened}
         onClose={exporter.close}

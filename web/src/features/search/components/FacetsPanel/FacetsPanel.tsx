@@ -24,6 +24,8 @@ export interface FacetsPanelProps {
   /** A value clicked: add it as a criterion of its column (its exact criterion: see exactCriterion). */
   onPick: (column: string, value: string) => void;
   disabled?: boolean;
+  /** Drawn beside the results on wide screens (one facet under another there; see ColumnSearchSection). */
+  aside?: boolean;
 }
 
 const count = new Intl.NumberFormat('en-US');
@@ -41,6 +43,7 @@ export function FacetsPanel({
   facets,
   onPick,
   disabled = false,
+  aside = false,
 }: FacetsPanelProps) {
   const headingId = useId();
   const byColumn = new Map((facets ?? []).map((f) => [f.column, f]));
@@ -61,7 +64,7 @@ export function FacetsPanel({
             searchable
             clearable
             size="xs"
-            w={{ base: '100%', sm: 420 }}
+            w={{ base: '100%', sm: 420, ...(aside ? { lg: '100%' } : {}) }}
           />
         </Group>
         {chosen.length === 0 ? (
@@ -69,7 +72,7 @@ export function FacetsPanel({
             Choose columns to see their most frequent values in the results.
           </Text>
         ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: aside ? 1 : 4 }} spacing="sm">
             {chosen.map((column) => {
               const facet = byColumn.get(column);
               const values = facet?.values;

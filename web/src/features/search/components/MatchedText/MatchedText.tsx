@@ -28,6 +28,15 @@ export function MatchedText({
   ...props
 }: MatchedTextProps) {
   const parts = term ? matchedParts(text, term, matchAccents) : [];
+  // The grid's cells: plain spans and marks (a Mantine Highlight each costs a frame on a wide page).
+  if (parts.length && plainClassName !== undefined)
+    return (
+      <span className={plainClassName} title={text}>
+        {markedSegments(text, parts).map((segment, i) =>
+          segment.marked ? <mark key={i}>{segment.text}</mark> : segment.text,
+        )}
+      </span>
+    );
   if (parts.length)
     return (
       // The parts are what matched, as written: Mantine's own accent folding would add more.
@@ -44,4 +53,17 @@ export function MatchedText({
       {text}
     </Text>
   );
+}
+
+/** `text` cut into the runs that are one of `parts` (marked) and the runs between them. */
+export function markedSegments(text: string, parts: readonly string[]): { text: string; marked: boolean }[] {
+  const escaped = [...parts]
+    .sort((a, b) => b.length - a.length)
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`(${escaped.join('|')})`, 'g');
+  const wanted = new Set(parts);
+  return text
+    .split(pattern)
+    .filter((piece) => piece !== '')
+    .map((piece) => ({ text: piece, marked: wanted.has(piece) }));
 }

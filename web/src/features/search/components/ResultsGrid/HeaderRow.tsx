@@ -1,15 +1,6 @@
-import { memo, type KeyboardEvent } from 'react';
+import { memo } from 'react';
 import { ARIA_SORT, SortButton } from '../../../../components/DataTable/DataTable';
-import {
-  MAX_WIDTH,
-  MIN_WIDTH,
-  RESIZE_STEP,
-  SOURCE,
-  type CellLayout,
-  type GridHeader,
-  type GridSort,
-  type RowLayout,
-} from './grid';
+import { cellId, SOURCE, type CellLayout, type GridHeader, type GridSort, type RowLayout } from './grid';
 import classes from './ResultsGrid.module.css';
 
 /**
@@ -21,6 +12,8 @@ export const HeaderRow = memo(function HeaderRow({
   headers,
   sort,
   onSort,
+  prefix,
+  activeAt,
 }: {
   layout: RowLayout;
   headers: ReadonlyMap<string, GridHeader>;
@@ -28,6 +21,10 @@ export const HeaderRow = memo(function HeaderRow({
   onSort: ((column: string) => void) | undefined;
   /** The column being resized, if any (its edge is marked). */
   resizing: string | false;
+  /** The grid's cell id prefix (see cellId). */
+  prefix: string;
+  /** The `aria-colindex` of the grid's active cell when it is in the header row. */
+  activeAt: number | null;
 }) {
   const cell = (c: CellLayout, pinned: boolean) => (
     <HeaderCell
@@ -38,6 +35,8 @@ export const HeaderRow = memo(function HeaderRow({
       sort={sort}
       onSort={onSort}
       withSort={c.id !== SOURCE.file && c.id !== SOURCE.sheet}
+      id={cellId(prefix, 1, c.at)}
+      active={c.at === activeAt}
     />
   );
   return (
@@ -54,7 +53,10 @@ export const HeaderRow = memo(function HeaderRow({
   );
 });
 
-/** A column header: its name (a sort button when sortable) and the edge that resizes it. */
+/**
+ * A column header: its name (a sort button when sortable) and the edge that resizes it by dragging
+ * (from the keyboard: Enter sorts and Shift+arrows resize while the header is the grid's active cell).
+ */
 function HeaderCell({
   header,
   index,
@@ -62,6 +64,8 @@ function HeaderCell({
   sort,
   onSort,
   withSort,
+  id,
+  active,
 }: {
   header: GridHeader;
   index: number;
@@ -69,25 +73,19 @@ function HeaderCell({
   sort: GridSort;
   onSort: ((column: string) => void) | undefined;
   withSort: boolean;
+  id: string;
+  active: boolean;
 }) {
   const name = String(header.column.columnDef.header ?? header.id);
   const sortable = withSort && onSort;
   const direction = sort?.column === header.id ? sort.order : null;
   const resize = header.getResizeHandler();
   const width = header.getSize();
-  const onResizeKey = (event: KeyboardEvent) => {
-    const delta = { ArrowLeft: -RESIZE_STEP, ArrowRight: RESIZE_STEP }[event.key];
-    if (delta === undefined) return;
-    event.preventDefault();
-    const table = header.getContext().table;
-    table.setColumnSizing((current) => ({
-      ...current,
-      [header.id]: Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width + delta)),
-    }));
-  };
   return (
     <div
       role="columnheader"
+      id={id}
+      data-active={active || undefined}
       aria-colindex={index}
       aria-sort={sortable ? ARIA_SORT[direction ?? 'none'] : undefined}
       className={`${classes.headCell} ${pinned ? classes.pinned : ''}`}
@@ -95,7 +93,7 @@ function HeaderCell({
       title={name}
     >
       {sortable ? (
-        <SortButton header={name} direction={direction} onSort={() => onSort(header.id)} />
+        <SortButton header={name} direction={direction} onSort={() => onSort(header.id)} tabIndex={-1} />
       ) : (
         <span className={classes.headText}>{name}</span>
       )}
@@ -103,16 +101,12 @@ function HeaderCell({
         role="separator"
         aria-orientation="vertical"
         aria-label={`Resize ${name}`}
-        aria-valuenow={width}
-        aria-valuemin={MIN_WIDTH}
-        aria-valuemax={MAX_WIDTH}
-        tabIndex={0}
+        title={`Resize ${name} (Shift+Arrow keys on its header)`}
         className={classes.resizer}
         data-resizing={header.column.getIsResizing() || undefined}
         onMouseDown={resize}
         onTouchStart={resize}
         onDoubleClick={() => header.column.resetSize()}
-        onKeyDown={onResizeKey}
       />
     </div>
   );

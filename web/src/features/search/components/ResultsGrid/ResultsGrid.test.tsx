@@ -25,7 +25,7 @@ const cellsOf = (table: HTMLElement) =>
     .slice(1)
     .map((r) =>
       within(r)
-        .getAllByRole('cell')
+        .getAllByRole('gridcell')
         .map((c) => c.textContent),
     );
 
@@ -38,7 +38,7 @@ describe('ResultsGrid', () => {
         rows={[row(2, { Title: 'Graphs', Authors: 'Smith, J' }), row(3, { Authors: 'Müller, K' })]}
       />,
     );
-    const table = screen.getByRole('table', { name: 'Search results' });
+    const table = screen.getByRole('grid', { name: 'Search results' });
     expect(headersOf(table)).toEqual(['File', 'Sheet', 'Title', 'Authors']);
     expect(cellsOf(table)).toEqual([
       ['wos.xls', 'savedrecs', 'Graphs', 'Smith, J'],
@@ -56,7 +56,7 @@ describe('ResultsGrid', () => {
         withSource={false}
       />,
     );
-    const table = screen.getByRole('table', { name: 'Authors' });
+    const table = screen.getByRole('grid', { name: 'Authors' });
     expect(headersOf(table)).toEqual(['Abstract']);
     expect(within(table).getByTitle(long).textContent).toBe(long);
   });
@@ -72,9 +72,7 @@ describe('ResultsGrid', () => {
         onSort={onSort}
       />,
     );
-    const headers = within(screen.getByRole('table', { name: 'Search results' })).getAllByRole(
-      'columnheader',
-    );
+    const headers = within(screen.getByRole('grid', { name: 'Search results' })).getAllByRole('columnheader');
     expect(headers.map((h) => [h.textContent, h.getAttribute('aria-sort')])).toEqual([
       ['File', null],
       ['Sheet', null],
@@ -94,7 +92,7 @@ describe('ResultsGrid', () => {
         highlights={{ terms: { Authors: 'SMITH' } }}
       />,
     );
-    const table = screen.getByRole('table', { name: 'Search results' });
+    const table = screen.getByRole('grid', { name: 'Search results' });
     const marks = Array.from(table.querySelectorAll('mark')).map((m) => m.textContent);
     expect(marks).toEqual(['Smith', 'Smith']);
     expect(within(table).getByTitle('Smith, J; Smithers, K').textContent).toBe('Smith, J; Smithers, K');
@@ -111,7 +109,7 @@ describe('ResultsGrid', () => {
           highlights={{ terms: { Authors: 'muller' }, matchAccents }}
         />,
       );
-      const marks = Array.from(screen.getByRole('table').querySelectorAll('mark')).map((m) => m.textContent);
+      const marks = Array.from(screen.getByRole('grid').querySelectorAll('mark')).map((m) => m.textContent);
       unmount();
       return marks;
     };
@@ -125,7 +123,7 @@ describe('ResultsGrid', () => {
       row(i + 2, Object.fromEntries(columns.map((c) => [c, `${c} of row ${i + 1}`]))),
     );
     renderUi(<ResultsGrid caption="Search results" columns={columns} rows={rows} />);
-    const table = screen.getByRole('table', { name: 'Search results' });
+    const table = screen.getByRole('grid', { name: 'Search results' });
     expect(table.getAttribute('aria-rowcount')).toBe('1001');
     expect(table.getAttribute('aria-colcount')).toBe('122');
     const drawn = within(table).getAllByRole('row');
@@ -139,21 +137,24 @@ describe('ResultsGrid', () => {
     expect(drawn[1]!.getAttribute('aria-rowindex')).toBe('2');
   });
 
-  it('resizes a column from the keyboard on its header edge', async () => {
+  it('resizes a column from the keyboard: Shift+arrows on its header, the grid being one Tab stop', async () => {
     renderUi(
       <ResultsGrid caption="Search results" columns={['Title']} rows={[row(2, { Title: 'Graphs' })]} />,
     );
-    const edge = screen.getByRole('separator', { name: 'Resize Title' });
-    const before = Number(edge.getAttribute('aria-valuenow'));
-    edge.focus();
-    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
-    expect(Number(edge.getAttribute('aria-valuenow'))).toBe(before + 32);
+    const grid = screen.getByRole('grid', { name: 'Search results' });
     const header = screen.getByRole('columnheader', { name: /Title/ });
+    const before = parseFloat(header.style.width);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(grid);
+    // Up to the header row, right to Title (File, Sheet, Title).
+    await userEvent.keyboard('{ArrowUp}{ArrowRight}{ArrowRight}');
+    expect(grid.getAttribute('aria-activedescendant')).toBe(header.id);
+    await userEvent.keyboard('{Shift>}{ArrowRight}{ArrowRight}{/Shift}');
     expect(header.style.width).toBe(`${before + 32}px`);
-    const cell = within(screen.getAllByRole('row')[1]!).getAllByRole('cell')[2]!;
+    const cell = within(screen.getAllByRole('row')[1]!).getAllByRole('gridcell')[2]!;
     expect(cell.style.width).toBe(`${before + 32}px`);
-    await userEvent.keyboard('{ArrowLeft}');
-    expect(Number(edge.getAttribute('aria-valuenow'))).toBe(before + 16);
+    await userEvent.keyboard('{Shift>}{ArrowLeft}{/Shift}');
+    expect(header.style.width).toBe(`${before + 16}px`);
   });
 
   it("opens a row's drawer: where the record came from and every non-blank field, hidden ones too", async () => {
@@ -201,16 +202,41 @@ describe('ResultsGrid', () => {
     expect(within(first).getByText('1 blank field not shown.')).toBeTruthy();
   });
 
-  it("moves between rows' buttons with the arrow keys, Home and End", async () => {
-    const rows = Array.from({ length: 5 }, (_, i) => row(i + 2, { Title: `T${i + 1}` }));
-    renderUi(<ResultsGrid caption="Search results" columns={['Title']} rows={rows} />);
-    const button = (n: number) => screen.getByRole('button', { name: `Open row ${n}` });
-    button(1).focus();
-    await userEvent.keyboard('{ArrowDown}');
-    await waitFor(() => expect(document.activeElement).toBe(button(2)));
+  it('moves its active cell with the arrow keys, Home, End and Ctrl+End; Enter opens that row and Escape comes back', async () => {
+    const rows = Array.from({ length: 5 }, (_, i) => row(i + 2, { Title: `T${i + 1}`, Year: `${2020 + i}` }));
+    const sorted: string[] = [];
+    renderUi(
+      <ResultsGrid
+        caption="Search results"
+        columns={['Title', 'Year']}
+        rows={rows}
+        onSort={(column) => sorted.push(column)}
+      />,
+    );
+    const grid = screen.getByRole('grid', { name: 'Search results' });
+    const active = () => document.getElementById(grid.getAttribute('aria-activedescendant') ?? '');
+    // Nothing inside the grid is a Tab stop of its own.
+    expect(grid.querySelectorAll('[tabindex="0"], button:not([tabindex="-1"])')).toHaveLength(0);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(grid);
+    expect(active()?.textContent).toBe('wos.xls');
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}{ArrowDown}');
+    expect(active()?.textContent).toBe('T2');
     await userEvent.keyboard('{End}');
-    await waitFor(() => expect(document.activeElement).toBe(button(5)));
+    expect(active()?.textContent).toBe('2021');
+    await userEvent.keyboard('{Control>}{End}{/Control}');
+    expect(active()?.textContent).toBe('2024');
     await userEvent.keyboard('{Home}');
-    await waitFor(() => expect(document.activeElement).toBe(button(1)));
+    expect(active()?.textContent).toBe('wos.xls');
+    expect(active()?.closest('[role="row"]')?.getAttribute('aria-rowindex')).toBe('6');
+    // The header row: Enter sorts by the active column.
+    await userEvent.keyboard('{Control>}{Home}{/Control}{ArrowUp}{ArrowRight}{ArrowRight}{Enter}');
+    expect(sorted).toEqual(['Title']);
+    // Enter on a row opens its drawer; Escape gives the focus back to the grid, on that row.
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    await screen.findByRole('dialog', { name: 'Row 2 of the results' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(document.activeElement).toBe(grid));
+    expect(active()?.textContent).toBe('T2');
   });
 });

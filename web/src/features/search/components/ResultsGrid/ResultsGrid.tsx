@@ -1,12 +1,12 @@
 import { useRef } from 'react';
 import type { ResultRow } from '@sift/shared/contracts';
 import { RecordDrawer } from '../RecordDrawer/RecordDrawer';
-import { rowKey, type GridSort } from './grid';
+import { MAX_WIDTH, MIN_WIDTH, RESIZE_STEP, rowKey, SOURCE, type GridSort } from './grid';
 import { GridRow } from './GridRow';
 import { HeaderRow } from './HeaderRow';
 import { useGridLayout } from './useGridLayout';
 import { useGridTable } from './useGridTable';
-import { useRowFocus } from './useRowFocus';
+import { useGridFocus } from './useGridFocus';
 import classes from './ResultsGrid.module.css';
 
 export interface ResultsGridProps {
@@ -34,9 +34,9 @@ export interface ResultsGridProps {
  * while the rest scroll sideways, columns resized by dragging (or with the arrow keys on) the edge of
  * their header, sortable headers, and only the rows and columns in view drawn, so a page of 1,000
  * rows and 100+ columns scrolls smoothly. A row's first cell is a button that opens the row drawer:
- * every field of the record and where it came from (file, sheet, row). ARIA table roles with
- * `aria-rowcount` / `aria-rowindex` tell screen readers where a drawn row sits; ArrowUp / ArrowDown
- * on a row's button move to the next row, Home / End to the first and last.
+ * every field of the record and where it came from (file, sheet, row). It is a WAI-ARIA grid:
+ * `aria-rowcount` / `aria-rowindex` tell screen readers where a drawn row sits, the grid is one Tab
+ * stop and the arrow keys move its active cell (see useGridFocus).
  */
 export function ResultsGrid({
   columns,
@@ -50,39 +50,54 @@ export function ResultsGrid({
 }: ResultsGridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const grid = useGridTable(columns, rows, withSource);
-  const { layout, headers, rowVirtualizer, columnCount, totalWidth } = useGridLayout(
-    grid,
-    rows.length,
-    scrollRef,
-  );
-  const { opened, openRow, closeDrawer, onRowKey } = useRowFocus(rows, rowVirtualizer, scrollRef);
-  const openedRow = opened === null ? undefined : rows[opened];
+  const { layout, headers, ids, pinnedCount, rowVirtualizer, columnVirtualizer, columnCount, totalWidth } =
+    useGridLayout(grid, rows.length, scrollRef);
   const { table } = grid;
+  const focus = useGridFocus({
+    rows,
+    columnCount,
+    pinnedCount,
+    rowVirtualizer,
+    columnVirtualizer,
+    scrollRef,
+    onHeader: (at) => {
+      const id = ids[at - 1];
+      if (id && onSort && id !== SOURCE.file && id !== SOURCE.sheet) onSort(id);
+    },
+    onResize: (at, step) => {
+      const header = headers.get(ids[at - 1] ?? '');
+      if (!header) return;
+      const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, header.getSize() + step * RESIZE_STEP));
+      table.setColumnSizing((current) => ({ ...current, [header.id]: width }));
+    },
+  });
+  const { opened, openRow, closeDrawer, prefix, active } = focus;
+  const openedRow = opened === null ? undefined : rows[opened];
 
   return (
     <>
       <div
         ref={scrollRef}
         className={classes.scroller}
-        // Scrollable with the keyboard, named for what it holds.
+        // One Tab stop: the arrow keys move the active cell inside (see useGridFocus).
         tabIndex={0}
-        role="region"
-        aria-label={`${caption}, scrollable`}
+        role="grid"
+        aria-label={caption}
+        aria-rowcount={rows.length + 1}
+        aria-colcount={columnCount}
+        aria-activedescendant={focus.activeId}
+        aria-readonly
+        {...focus.gridProps}
       >
-        <div
-          role="table"
-          aria-label={caption}
-          aria-rowcount={rows.length + 1}
-          aria-colcount={columnCount}
-          className={classes.table}
-          style={{ width: totalWidth }}
-        >
+        <div className={classes.table} style={{ width: totalWidth }}>
           <HeaderRow
             layout={layout}
             headers={headers}
             sort={sort}
             onSort={onSort}
             resizing={table.state.resizing}
+            prefix={prefix}
+            activeAt={active.row === -1 ? active.at : null}
           />
           <div role="rowgroup" className={classes.body} style={{ height: rowVirtualizer.getTotalSize() }}>
             {rowVirtualizer.getVirtualItems().map((virtualRow) => {
@@ -96,7 +111,8 @@ export function ResultsGrid({
                   layout={layout}
                   highlights={highlights}
                   onOpen={openRow}
-                  onKey={onRowKey}
+                  prefix={prefix}
+                  activeAt={active.row === virtualRow.index ? active.at : null}
                 />
               );
             })}

@@ -10,10 +10,41 @@ import { ROW_META, type ResultRow } from '@sift/shared/contracts';
 
 /** A compact row: one line of text (px). */
 export const ROW_HEIGHT = 33;
+/** The sticky header row's height (px): rows scrolled to are kept out from under it. */
+export const HEADER_HEIGHT = 36;
 /** Arrow keys on a column's resize handle move its edge by this much (px). */
 export const RESIZE_STEP = 16;
 export const MIN_WIDTH = 64;
 export const MAX_WIDTH = 1200;
+/** A fitted width stops here (a person can widen a column further by dragging). */
+export const FIT_MAX_WIDTH = 360;
+/** The pinned column's fitted width stops here (it also holds the row's drawer button). */
+export const FIT_MAX_PINNED = 420;
+
+/**
+ * A width (px) that fits a column's header and most of its cells: the header's text with its sort
+ * arrow, or the 90th percentile of `texts`' lengths (a few long cells do not widen a column by
+ * themselves), at ~8 px a character of the grid's 14 px font; within MIN_WIDTH and `max`.
+ */
+export function fittedWidth(
+  header: string,
+  texts: readonly string[],
+  max = FIT_MAX_WIDTH,
+  extra = 0,
+): number {
+  const lengths = texts.map((t) => t.length).sort((a, b) => a - b);
+  const p90 = lengths.length ? lengths[Math.floor((lengths.length - 1) * 0.9)]! : 0;
+  const wanted = Math.max(header.length * 8 + 44, p90 * 8 + 28) + extra;
+  return Math.round(Math.min(max, Math.max(MIN_WIDTH, wanted)));
+}
+
+/**
+ * The DOM id of a drawn cell: the grid's id prefix, its `aria-rowindex` (1 = the header row) and
+ * its `aria-colindex` (what the grid's `aria-activedescendant` names).
+ */
+export function cellId(prefix: string, rowIndex: number, colIndex: number): string {
+  return `${prefix}-${rowIndex}-${colIndex}`;
+}
 
 export const features = tableFeatures({ columnSizingFeature, columnResizingFeature, columnPinningFeature });
 export type GridHeader = Header<typeof features, ResultRow, unknown>;

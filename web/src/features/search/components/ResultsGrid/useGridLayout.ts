@@ -1,11 +1,11 @@
 import { useEffect, useMemo, type RefObject } from 'react';
 import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
-import { keyOf, MIN_WIDTH, ROW_HEIGHT, type GridHeader, type RowLayout } from './grid';
+import { HEADER_HEIGHT, keyOf, MIN_WIDTH, ROW_HEIGHT, type GridHeader, type RowLayout } from './grid';
 import type { useGridTable } from './useGridTable';
 
 /** Rows and columns drawn beyond the visible ones, so a scroll never shows a blank edge. */
-const ROW_OVERSCAN = 12;
-const COLUMN_OVERSCAN = 3;
+const ROW_OVERSCAN = 8;
+const COLUMN_OVERSCAN = 2;
 /** What the grid lays out for when its box has no size yet (hidden, or no layout engine). */
 const FALLBACK_RECT: Rect = { width: 1280, height: 640 };
 
@@ -33,6 +33,9 @@ export function useGridLayout(
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
+    // The rows start below the sticky header, and a row scrolled to is kept out from under it.
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
     overscan: ROW_OVERSCAN,
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRect,
@@ -43,6 +46,8 @@ export function useGridLayout(
     getScrollElement: () => scrollRef.current,
     estimateSize: (index) => centerHeaders[index]?.getSize() ?? MIN_WIDTH,
     paddingStart: pinnedWidth,
+    // A column scrolled to is kept out from under the pinned one.
+    scrollPaddingStart: pinnedWidth,
     overscan: COLUMN_OVERSCAN,
     initialRect: FALLBACK_RECT,
     observeElementRect: observeRect,
@@ -77,7 +82,11 @@ export function useGridLayout(
   return {
     layout,
     headers,
+    /** Every column's id by `aria-colindex` - 1 (pinned first). */
+    ids: [...pinnedHeaders, ...centerHeaders].map((h) => h.id),
+    pinnedCount: pinnedHeaders.length,
     rowVirtualizer,
+    columnVirtualizer,
     columnCount: pinnedHeaders.length + centerHeaders.length,
     totalWidth,
   };

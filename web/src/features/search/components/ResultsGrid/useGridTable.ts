@@ -1,18 +1,33 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTable, type ColumnDef } from '@tanstack/react-table';
 import type { ResultRow } from '@sift/shared/contracts';
-import { features, MAX_WIDTH, MIN_WIDTH, rowKey, SOURCE } from './grid';
+import { cellText } from '../../search';
+import { useKeptColumnWidths } from '../../columnWidths';
+import {
+  features,
+  FIT_MAX_PINNED,
+  FIT_MAX_WIDTH,
+  fittedWidth,
+  keyOf,
+  MAX_WIDTH,
+  MIN_WIDTH,
+  rowKey,
+  SOURCE,
+} from './grid';
 
-/** A starting width that fits the header's text, within bounds a person can widen later (px). */
-function initialWidth(header: string): number {
-  return Math.min(320, Math.max(120, header.length * 8 + 56));
-}
+/** How many rows a fitted width looks at (the first ones of the page). */
+const FIT_SAMPLE_ROWS = 60;
+/** Room for the row's drawer button in the pinned column (px). */
+const OPEN_BUTTON_WIDTH = 30;
 
 /**
  * The grid's table (TanStack Table): a column per shown header (File and Sheet first with
- * `withSource`), sized to their header's text, resizable by dragging, the first column pinned.
+ * `withSource`), the first column pinned, resizable by dragging. A column's width is the one this
+ * person last gave it (kept per person in local storage, see columnWidths.ts), else fitted to its
+ * header and the page's first rows; widths set by dragging are kept once the drag ends.
  */
 export function useGridTable(columns: readonly string[], rows: readonly ResultRow[], withSource: boolean) {
+  const kept = useKeptColumnWidths();
   const columnDefs = useMemo<ColumnDef<typeof features, ResultRow>[]>(() => {
     const shown = [
       ...(withSource
@@ -23,14 +38,18 @@ export function useGridTable(columns: readonly string[], rows: readonly ResultRo
         : []),
       ...columns.map((column) => ({ id: column, header: column })),
     ];
-    return shown.map(({ id, header }) => ({
-      id,
-      header,
-      size: initialWidth(header),
-      minSize: MIN_WIDTH,
-      maxSize: MAX_WIDTH,
-    }));
-  }, [columns, withSource]);
+    const widths = kept.read();
+    const sample = rows.slice(0, FIT_SAMPLE_ROWS);
+    return shown.map(({ id, header }, index) => {
+      const pinned = index === 0;
+      const texts = sample.map((row) => cellText(row, keyOf(id)));
+      const fitted = pinned
+        ? fittedWidth(header, texts, FIT_MAX_PINNED, OPEN_BUTTON_WIDTH)
+        : fittedWidth(header, texts, FIT_MAX_WIDTH);
+      return { id, header, size: widths[id] ?? fitted, minSize: MIN_WIDTH, maxSize: MAX_WIDTH };
+    });
+    // Fitted to a new page's rows or columns; kept widths are read then, not on every drag.
+  }, [columns, rows, withSource]);
   const pinnedId = columnDefs[0]?.id;
   const table = useTable(
     {
@@ -43,5 +62,15 @@ export function useGridTable(columns: readonly string[], rows: readonly ResultRo
     },
     (state) => ({ columnSizing: state.columnSizing, resizing: state.columnResizing.isResizingColumn }),
   );
+
+  // Widths set by a person are kept once a drag ends (not at each step of it).
+  const { columnSizing, resizing } = table.state;
+  const saved = useRef(columnSizing);
+  useEffect(() => {
+    if (resizing || columnSizing === saved.current) return;
+    saved.current = columnSizing;
+    const changed = Object.fromEntries(Object.entries(columnSizing).filter(([, width]) => width > 0));
+    if (Object.keys(changed).length) kept.keep(changed);
+  }, [columnSizing, resizing, kept]);
   return { table, columnDefs };
 }

@@ -12,6 +12,8 @@ export interface SearchPagerProps {
   /** With it, a 'Rows per page' choice among SEARCH_PAGE_SIZES. */
   onSize?: ((size: number) => void) | undefined;
   disabled?: boolean;
+  /** Shown after the results summary (the results grid's empty-columns note). */
+  note?: React.ReactNode;
 }
 
 /**
@@ -26,12 +28,16 @@ export function SearchPager({
   onPage,
   onSize,
   disabled = false,
+  note,
 }: SearchPagerProps) {
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">
-      <Text size="sm" c="dimmed" aria-live="polite">
-        {resultsSummary(page, size, totalRecords)}
-      </Text>
+      <Group gap="md" wrap="wrap">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {resultsSummary(page, size, totalRecords)}
+        </Text>
+        {note}
+      </Group>
       <Group gap="sm" wrap="wrap">
         {onSize && (
           <NativeSelect

@@ -41,12 +41,12 @@ const props = (over: Partial<SearchResultsProps>): SearchResultsProps => ({
 describe('SearchResults', () => {
   it('keeps the last page of rows and its pager beside the error when the next page fails', () => {
     const { rerender } = renderUi(<SearchResults {...props({ data: page0 })} />);
-    expect(screen.getByRole('table', { name: 'Search results' })).toBeTruthy();
+    expect(screen.getByRole('grid', { name: 'Search results' })).toBeTruthy();
 
     const failed = new ApiError(503, 'HTTP 503', { error: 'The search engine is busy.' });
     rerender(<SearchResults {...props({ error: failed })} />);
     expect(within(screen.getByRole('alert')).getByText('The search engine is busy.')).toBeTruthy();
-    const table = screen.getByRole('table', { name: 'Search results (last results shown)' });
+    const table = screen.getByRole('grid', { name: 'Search results (last results shown)' });
     expect(within(table).getByText('Graphs')).toBeTruthy();
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
   });
@@ -54,6 +54,6 @@ describe('SearchResults', () => {
   it('shows the error alone when nothing was found before', () => {
     renderUi(<SearchResults {...props({ error: new ApiError('FETCH_ERROR', 'offline') })} />);
     expect(within(screen.getByRole('alert')).getByText('Search failed. Please try again.')).toBeTruthy();
-    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('grid')).toBeNull();
   });
 });

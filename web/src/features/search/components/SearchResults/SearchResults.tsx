@@ -1,9 +1,10 @@
-import { useRef } from 'react';
-import { Alert, Box, Button, Center, Loader, LoadingOverlay, Stack, Text } from '@mantine/core';
+import { useMemo, useRef } from 'react';
+import { Alert, Box, Button, Center, Group, Loader, LoadingOverlay, Stack, Text } from '@mantine/core';
 import type { SearchResponse } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { ResultsGrid, type ResultsGridProps } from '../ResultsGrid/ResultsGrid';
 import { SearchPager } from '../SearchPager/SearchPager';
+import { resultColumns } from '../../columns';
 
 export interface SearchResultsProps {
   /** Nothing submitted yet. */
@@ -25,6 +26,10 @@ export interface SearchResultsProps {
   sort?: ResultsGridProps['sort'];
   onSort?: ResultsGridProps['onSort'];
   highlights?: ResultsGridProps['highlights'];
+  /** Columns no row of the page fills are shown too (they are left out by default). */
+  showEmpty?: boolean;
+  /** With it, a button shows or hides the empty columns. */
+  onShowEmpty?: (show: boolean) => void;
 }
 
 /**
@@ -47,6 +52,8 @@ export function SearchResults({
   sort,
   onSort,
   highlights,
+  showEmpty,
+  onShowEmpty,
 }: SearchResultsProps) {
   const lastRows = useRef<SearchResponse | null>(null);
   if (data?.searchAvailable && data.data.length > 0) lastRows.current = data;
@@ -91,6 +98,8 @@ export function SearchResults({
             sort={sort}
             onSort={onSort}
             highlights={highlights}
+            showEmpty={showEmpty}
+            onShowEmpty={onShowEmpty}
           />
         )}
       </Stack>
@@ -131,11 +140,16 @@ export function SearchResults({
       sort={sort}
       onSort={onSort}
       highlights={highlights}
+      showEmpty={showEmpty}
+      onShowEmpty={onShowEmpty}
     />
   );
 }
 
-/** A page of rows with its pager. */
+/**
+ * A page of rows with its pager: the searched columns first, then those the page's rows fill (see
+ * resultColumns), with the count of empty columns left out and the button that shows them.
+ */
 function RowsPage({
   data,
   columns,
@@ -147,6 +161,8 @@ function RowsPage({
   sort,
   onSort,
   highlights,
+  showEmpty = false,
+  onShowEmpty,
 }: Pick<
   SearchResultsProps,
   | 'columns'
@@ -158,9 +174,19 @@ function RowsPage({
   | 'sort'
   | 'onSort'
   | 'highlights'
+  | 'showEmpty'
+  | 'onShowEmpty'
 > & {
   data: SearchResponse;
 }) {
+  const terms = highlights?.terms;
+  const { shown, empty } = useMemo(
+    () => resultColumns(columns, data.data, terms ?? {}, { sortBy: sort?.column, showEmpty }),
+    [columns, data.data, terms, sort?.column, showEmpty],
+  );
+  const emptyCount = showEmpty
+    ? columns.length - resultColumns(columns, data.data, {}).shown.length
+    : empty.length;
   return (
     <Stack gap="sm">
       <SearchPager
@@ -171,11 +197,26 @@ function RowsPage({
         onPage={onPage}
         onSize={onPageSize}
         disabled={loading}
+        note={
+          onShowEmpty &&
+          emptyCount > 0 && (
+            <Group gap="xs">
+              <Text size="xs" c="dimmed">
+                {showEmpty
+                  ? `${emptyCount} ${emptyCount === 1 ? 'column has' : 'columns have'} no value on this page`
+                  : `${emptyCount} empty ${emptyCount === 1 ? 'column' : 'columns'} hidden`}
+              </Text>
+              <Button size="compact-xs" variant="subtle" onClick={() => onShowEmpty(!showEmpty)}>
+                {showEmpty ? 'Hide empty columns' : 'Show empty columns'}
+              </Button>
+            </Group>
+          )
+        }
       />
       <Box pos="relative" aria-busy={loading}>
         <LoadingOverlay visible={loading} zIndex={5} />
         <ResultsGrid
-          columns={columns}
+          columns={shown}
           recordColumns={data.columns.length ? data.columns : columns}
           rows={data.data}
           caption={caption}
