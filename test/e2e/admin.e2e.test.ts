@@ -1,9 +1,10 @@
 /**
  * Files and administration in a real browser: one upload session of several files, the search's
  * file filter, bulk delete on /files, an administrator approving and removing an account (seen
- * from the new user's own small-screen browser too), and the mass delete on /admin/system.
+ * from the new user's own small-screen browser too), and on /admin/system a snapshot and the
+ * contact exports, the mass delete, and the restore that undoes it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -16,6 +17,8 @@ import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './su
 const FIXTURE = fixture('wos-savedrecs-small.xls');
 /** The larger Web of Science export (469 records, with emails). */
 const EMAILS_FIXTURE = fixture('wos-savedrecs-emails.xls');
+/** How many files the Files screen counted before the mass delete (the restore brings them back). */
+let filesBefore = 0;
 const EMAILS_RECORDS = 469;
 
 let session: BrowserSession;
@@ -164,6 +167,35 @@ describe('Files and administration in a browser', () => {
     }
   });
 
+  it('takes a snapshot and downloads the contact exports on System Admin', async () => {
+    await app.open('Files');
+    const before = await page.getByRole('heading', { name: /^All Files \(\d+ total\)$/ }).innerText();
+    filesBefore = Number(/\((\d+) total\)/.exec(before)![1]);
+    expect(filesBefore).toBeGreaterThan(0);
+    await app.openAdmin('System Admin');
+    const snapshots = page.getByRole('region', { name: 'Snapshots' });
+    await snapshots.getByText('No snapshots yet.').waitFor();
+    await snapshots.getByRole('button', { name: 'Take snapshot' }).click();
+    await app.sees('Snapshot taken');
+    const row = snapshots.getByRole('table', { name: 'Snapshots' }).getByRole('row').nth(1);
+    // Taken, by, accounts, files: every file of the installation (the AUTHOR files derived too).
+    expect((await row.getByRole('cell').allInnerTexts())[1]).toBe('admin@example.com');
+    expect(Number((await row.getByRole('cell').allInnerTexts())[3])).toBeGreaterThanOrEqual(filesBefore);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download emails' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^contacts-emails-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    // A header and the distinct addresses of the export with emails.
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.slice(1).every((line) => line.includes('@'))).toBe(true);
+    await app.screenshot('admin-system-snapshots');
+  });
+
   it('deletes all files and data after two confirmations and the typed phrase', async () => {
     await app.openAdmin('System Admin');
     await page.getByRole('heading', { name: 'System Admin' }).waitFor();
@@ -188,6 +220,30 @@ describe('Files and administration in a browser', () => {
 
     await app.open('Files');
     await app.files.total(0);
+  });
+
+  it('brings the files back from the snapshot, once RESTORE is typed', async () => {
+    await app.openAdmin('System Admin');
+    const snapshots = page.getByRole('region', { name: 'Snapshots' });
+    const restore = snapshots.getByRole('button', { name: /^Restore the snapshot of / });
+    // A wrong word cancels.
+    await restore.click();
+    await app.dialog('Restore this snapshot?').getByRole('button', { name: 'Continue' }).click();
+    const typed = app.dialog('Type to confirm the restore');
+    await typed.getByLabel('Type RESTORE to confirm').fill('restore');
+    await typed.getByRole('button', { name: 'Restore' }).click();
+    await app.sees('Restore cancelled - confirmation text did not match');
+
+    await restore.click();
+    await app.dialog('Restore this snapshot?').getByRole('button', { name: 'Continue' }).click();
+    await typed.getByLabel('Type RESTORE to confirm').fill('RESTORE');
+    await typed.getByRole('button', { name: 'Restore' }).click();
+    await app.sees(/^Restored the snapshot of /, { timeout: 120_000 });
+    await expect(page.getByRole('status', { name: 'Restore result' }).innerText()).resolves.toMatch(
+      /^Restored \d+ accounts, [1-9]\d* files, /,
+    );
+    await app.open('Files');
+    await app.files.total(filesBefore);
   });
 
   it('threw no uncaught errors in the page', () => {

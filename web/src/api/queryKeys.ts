@@ -37,6 +37,7 @@ export const queryKeys = {
     all: ['admin'] as const,
     accounts: (params: AdminAccountsParams) => [...queryKeys.admin.all, 'accounts', params] as const,
     systemStats: () => [...queryKeys.admin.all, 'system-stats'] as const,
+    snapshots: () => [...queryKeys.admin.all, 'snapshots'] as const,
   },
   uploads: {
     all: ['uploads'] as const,
@@ -61,6 +62,7 @@ export const mutationKeys = {
   updateAccount: ['updateAccount'] as const,
   deleteAccount: ['deleteAccount'] as const,
   maintenance: ['maintenance'] as const,
+  snapshot: ['snapshot'] as const,
 } as const;
 
 /** Where a column's suggestions come from: GENERAL (`regular`) or AUTHOR files, and which ones. */

@@ -40,3 +40,12 @@ export function formatTime(value: string | null | undefined): string {
 export function pluralCount(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
+
+/** `12.3 MB`, `840 KB`, `512 B` (1 MB = 1,048,576 bytes). */
+export function formatBytes(bytes: number): string {
+  const mb = 1024 * 1024;
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  if (bytes >= mb) return `${(bytes / mb).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}

@@ -1,6 +1,7 @@
 /** Server state of the admin screens: accounts and data maintenance (spec sections 2 and 7). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
+import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
+import { saveBlob } from '../../ui/download';
 import { type AdminAccountsParams, mutationKeys, queryKeys } from '../../api/queryKeys';
 import {
   type AdminAccount,
@@ -9,6 +10,8 @@ import {
   type DeletionResult,
   MASS_DELETE_CONFIRMATION,
   type Page,
+  type RestoreResult,
+  type Snapshot,
 } from '@sift/shared/contracts';
 
 /** `GET /api/admin/accounts/list?page&size[&active]`, sorted by full name (kept while the next page loads). */
@@ -108,4 +111,63 @@ export function useMaintenance() {
     },
     onSuccess: () => queryClient.invalidateQueries(),
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admin: snapshots and contact exports
+
+/** `GET /api/admin/restore/snapshots`: the snapshots, newest first. */
+export function useSnapshots() {
+  return useQuery({
+    queryKey: queryKeys.admin.snapshots(),
+    queryFn: ({ signal }) => apiRequest<Snapshot[]>('/admin/restore/snapshots', { signal }),
+  });
+}
+
+/**
+ * The snapshot calls: `POST /api/admin/restore/snapshots` takes one, `DELETE
+ * /api/admin/restore/snapshots/{id}` removes one, `POST /api/admin/restore/execute` brings the
+ * installation back to one (carrying a confirmation of itself, see confirmationOf). Every cached
+ * list may have changed after a restore.
+ */
+export function useSnapshotCalls() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: mutationKeys.snapshot,
+    mutationFn: async (
+      call: { kind: 'create' } | { kind: 'delete'; id: string } | { kind: 'restore'; id: string },
+    ): Promise<Snapshot | RestoreResult | null> => {
+      if (call.kind === 'create')
+        return apiRequest<Snapshot>('/admin/restore/snapshots', {
+          method: 'POST',
+          timeoutMs: EXPORT_TIMEOUT_MS,
+        });
+      if (call.kind === 'delete') {
+        await apiRequest<unknown>(`/admin/restore/snapshots/${encodeURIComponent(call.id)}`, {
+          method: 'DELETE',
+        });
+        return null;
+      }
+      return apiRequest<RestoreResult>('/admin/restore/execute', {
+        method: 'POST',
+        body: { snapshotId: call.id, confirmation: await confirmationOf('restore', call.id) },
+        timeoutMs: EXPORT_TIMEOUT_MS,
+      });
+    },
+    onSuccess: (_result, call) =>
+      call.kind === 'restore'
+        ? queryClient.invalidateQueries()
+        : queryClient.invalidateQueries({ queryKey: queryKeys.admin.snapshots() }),
+  });
+}
+
+/** The contact exports of every AUTHOR file (`GET /api/admin/export/contacts/{kind}`). */
+export type ContactExportKind = 'emails' | 'full';
+
+/** Downloads one contact export as CSV, saved under the server's filename. */
+export async function downloadContacts(kind: ContactExportKind): Promise<void> {
+  const { blob, filename } = await apiBlobRequest(`/admin/export/contacts/${kind}`, {
+    timeoutMs: EXPORT_TIMEOUT_MS,
+  });
+  saveBlob(blob, filename ?? `contacts-${kind}.csv`);
 }

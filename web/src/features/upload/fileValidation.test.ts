@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MB,
-  formatBytes,
-  hasAcceptedExtension,
-  validateDroppedFiles,
-  validateSelectedFiles,
-} from './fileValidation';
+import { formatBytes } from '../../lib/format';
+import { MB, hasAcceptedExtension, validateDroppedFiles, validateSelectedFiles } from './fileValidation';
 
 const file = (name: string, size = 1024, type = '') => ({ name, size, type });
 
@@ -57,11 +52,15 @@ describe('validateDroppedFiles (drag and drop, 500 MB)', () => {
       file('image.png', 10, 'image/png'),
       file('huge.xlsx', 501 * MB),
       file('plain', 10, 'text/csv'),
+      // A .csv name alone is not enough on drop: its media type must be text/csv (spec section 4).
+      file('untyped.csv', 10, ''),
+      file('typed.CSV', 10, 'text/csv'),
     ]);
-    expect(result.accepted.map((f) => f.name)).toEqual(['ok.xls', 'plain']);
+    expect(result.accepted.map((f) => f.name)).toEqual(['ok.xls', 'plain', 'typed.CSV']);
     expect(result.errors).toEqual([
       'Invalid file type: image.png. Please upload Excel (.xlsx, .xls) or CSV files.',
       'File too large: huge.xlsx. Maximum size is 500MB.',
+      'Invalid file type: untyped.csv. Please upload Excel (.xlsx, .xls) or CSV files.',
     ]);
   });
 

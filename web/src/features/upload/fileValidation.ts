@@ -62,15 +62,17 @@ export function validateSelectedFiles<F extends FileLike>(files: readonly F[]): 
 }
 
 /**
- * Files dropped on the upload screen: CSV media type or an accepted extension (case-insensitive),
- * at most 500 MB each; one message per rejected file.
+ * Files dropped on the upload screen, as the spec words it (section 4, "differing reading"): the
+ * CSV media type (`text/csv`) or a name ending in .xlsx or .xls (case-insensitive), at most 500 MB
+ * each; one message per rejected file. A `.csv` the browser gives no CSV type (an empty type, or
+ * Excel's `application/vnd.ms-excel` on Windows) is refused here; the file picker takes it.
  */
 export function validateDroppedFiles<F extends FileLike>(files: readonly F[]): ValidationResult<F> {
   if (files.length === 0) return { accepted: [], errors: ['No files selected for upload'], large: [] };
   const accepted: F[] = [];
   const errors: string[] = [];
   for (const file of files) {
-    if (!(file.type.toLowerCase() === 'text/csv' || hasAcceptedExtension(file.name))) {
+    if (!(file.type.toLowerCase() === 'text/csv' || /\.xlsx?$/i.test(file.name))) {
       errors.push(`Invalid file type: ${file.name}. Please upload Excel (.xlsx, .xls) or CSV files.`);
     } else if (file.size > DROP_MAX_BYTES) {
       errors.push(`File too large: ${file.name}. Maximum size is 500MB.`);
@@ -79,12 +81,4 @@ export function validateDroppedFiles<F extends FileLike>(files: readonly F[]): V
     }
   }
   return { accepted, errors, large: accepted.filter((file) => file.size > LARGE_FILE_BYTES) };
-}
-
-/** `12.3 MB`, `840 KB`, `512 B`. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '';
-  if (bytes >= MB) return `${(bytes / MB).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} B`;
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Card, Group, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { MASS_DELETE_CONFIRMATION, type DeletionResult } from '@sift/shared/contracts';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
+import { TypeToConfirm } from '../../../../components/TypeToConfirm/TypeToConfirm';
 import { MASS_DELETE_FIELDS, SEARCH_ENGINE_NAME } from '../../maintenance';
 import { ResultPanel } from '../ResultPanel/ResultPanel';
 
@@ -26,11 +27,7 @@ export interface MassDeleteCardProps {
  */
 export function MassDeleteCard({ running, blocked, result, onConfirmed, onMismatch }: MassDeleteCardProps) {
   const [step, setStep] = useState<MassDeleteStep>('idle');
-  const [typed, setTyped] = useState('');
-  const close = () => {
-    setStep('idle');
-    setTyped('');
-  };
+  const close = () => setStep('idle');
   return (
     <Card
       withBorder
@@ -90,35 +87,18 @@ export function MassDeleteCard({ running, blocked, result, onConfirmed, onMismat
         onConfirm={() => setStep('type')}
         onCancel={close}
       />
-      <Modal opened={step === 'type'} onClose={close} title="Type to confirm" centered>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            const matches = typed === MASS_DELETE_CONFIRMATION;
-            close();
-            if (matches) onConfirmed();
-            else onMismatch();
-          }}
-        >
-          <Stack gap="md">
-            <TextInput
-              label={`Type ${MASS_DELETE_CONFIRMATION} to confirm`}
-              value={typed}
-              onChange={(event) => setTyped(event.currentTarget.value)}
-              autoComplete="off"
-              data-autofocus
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" color="red">
-                Delete Everything
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <TypeToConfirm
+        opened={step === 'type'}
+        title="Type to confirm"
+        phrase={MASS_DELETE_CONFIRMATION}
+        submitLabel="Delete Everything"
+        onClose={close}
+        onSubmit={(matches) => {
+          close();
+          if (matches) onConfirmed();
+          else onMismatch();
+        }}
+      />
     </Card>
   );
 }

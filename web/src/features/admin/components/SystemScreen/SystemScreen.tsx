@@ -7,6 +7,7 @@ import { PageHeader } from '../../../../components/PageHeader/PageHeader';
 import { useMaintenance, type MaintenanceKind } from '../../api';
 import { MaintenanceCard } from '../MaintenanceCard/MaintenanceCard';
 import { MassDeleteCard } from '../MassDeleteCard/MassDeleteCard';
+import { SnapshotsCard } from '../SnapshotsCard/SnapshotsCard';
 import { MAINTENANCE_ACTIONS, SEARCH_ENGINE_NAME, type MaintenanceAction } from '../../maintenance';
 import { notify } from '../../../../ui/notify';
 
@@ -91,6 +92,8 @@ export function SystemScreen() {
           />
         ))}
       </SimpleGrid>
+
+      <SnapshotsCard />
 
       <MassDeleteCard
         running={running === 'massDelete'}

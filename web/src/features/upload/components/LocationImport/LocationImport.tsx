@@ -6,7 +6,7 @@ import { errorMessage } from '../../../../api/client';
 import { LoadError } from '../../../../components/LoadError/LoadError';
 import { formatDateTime, pluralCount } from '../../../../lib/format';
 import { notify } from '../../../../ui/notify';
-import { formatBytes } from '../../fileValidation';
+import { formatBytes } from '../../../../lib/format';
 import { isNotConfigured, useImportFromLocation, useImportLocation } from '../../locationImport';
 import { useUploadStore } from '../../store';
 
