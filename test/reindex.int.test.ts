@@ -3,7 +3,9 @@
  * search for its whole length (5 minutes: `Muller` found 0 rows instead of 1,885). Now each file
  * keeps its rows until its own job reads it again. Here the reindex is queued with no worker
  * running, so every file waits its turn: both accounts' searches answer exactly as before. Then a
- * worker reads them all, and the searches still answer exactly as before.
+ * worker reads them all, and the searches still answer exactly as before. Last, a reindex with the
+ * worker running while both accounts search without a pause: no file is ever missing, not even
+ * while its own rows load again (they load beside the old ones, and the record switches over).
  */
 import { afterAll, expect, it } from 'vitest';
 import { loadWorkerConfig, startIngestRuntime, type IngestRuntime } from '@sift/ingest-worker';
@@ -56,5 +58,45 @@ it('keeps every file searchable until its own turn in a reindex, and ends with t
 
   runtime = await startWorker();
   for (const client of [admin, other]) await client.waitForReindex();
+  expect([await searchView(admin), await searchView(other)]).toEqual(before);
+});
+
+it('answers every search exactly while the files are read again, their own loads included', async () => {
+  const { admin, other } = accounts;
+  // Larger files: each load takes long enough for many searches to land in it.
+  const big = (name: string, tag: string) =>
+    csv(
+      name,
+      Array.from({ length: 20_000 }, (_, i) => `"${tag} ${i}, A; Müller, B",p${i}@${tag}.org,Title ${i}`),
+    );
+  for (const [client, file] of [
+    [admin, big('big-mine.csv', 'mine')],
+    [other, big('big-theirs.csv', 'theirs')],
+  ] as const)
+    for (const f of await client.upload([file]))
+      expect((await client.waitForIngest(f.id)).status).toBe('PROCESSED');
+  const before = [await searchView(admin), await searchView(other)];
+  expect(before[0]!.general.total).toBe(20_002);
+
+  const res = await admin.fetch('/admin/reindex-clickhouse', { method: 'POST' });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as DeletionResult).clickHouseReindexed).toBe(5);
+  let done = false;
+  const finished = Promise.all([admin.waitForReindex(), other.waitForReindex()]).finally(() => {
+    done = true;
+  });
+  let searches = 0;
+  const wrong: string[] = [];
+  while (!done) {
+    const now = [await searchView(admin), await searchView(other)];
+    searches += 1;
+    for (const [i, view] of now.entries())
+      if (view.general.total !== before[i]!.general.total || view.authors.total !== before[i]!.authors.total)
+        wrong.push(`search ${searches}, account ${i}: ${view.general.total} / ${view.authors.total} rows`);
+  }
+  await finished;
+  // Searches kept coming through the whole reindex, and every one found every row.
+  expect(searches).toBeGreaterThan(5);
+  expect(wrong).toEqual([]);
   expect([await searchView(admin), await searchView(other)]).toEqual(before);
 });

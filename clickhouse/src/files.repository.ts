@@ -27,6 +27,32 @@ export interface FileRow {
   /** For a derived AUTHOR file, the GENERAL file it came from; else ''. */
   sourceFileId: string;
   uploadDate: string;
+  /**
+   * The `rows.file_id` its rows are stored under, when not the file's own `id` (absent or ''):
+   * see rowsIdOf. A reindex loads the rows under the other of the file's two row ids
+   * (rowGenerations) and switches this once they are all there.
+   */
+  rowsId?: string;
+}
+
+/** The `rows.file_id` of a file's rows: its record's `rowsId`, else its own id. */
+export function rowsIdOf(file: Pick<FileRow, 'id' | 'rowsId'>): string {
+  return file.rowsId || file.id;
+}
+
+/**
+ * The two row ids a file's rows may be stored under: its own id and `{id}.2`. A file's rows are
+ * under one of them; a reindex loads them under the other (nextRowsId) and then switches.
+ * Removing a file's rows removes both, so nothing of an interrupted reindex is left.
+ */
+export function rowGenerations(fileId: string): [string, string] {
+  return [fileId, `${fileId}.2`];
+}
+
+/** The row id a reindex loads a file's rows under: the one of rowGenerations its rows are not under. */
+export function nextRowsId(file: Pick<FileRow, 'id' | 'rowsId'>): string {
+  const [own, other] = rowGenerations(file.id);
+  return rowsIdOf(file) === own ? other : own;
 }
 
 /**
@@ -117,10 +143,11 @@ interface RawFile {
   size_bytes: number;
   source_file_id: string;
   upload_ms: number;
+  rows_id: string;
 }
 
 const COLUMNS = `id, owner_id, original_filename, filename, file_type, status, error_message, total_rows, total_columns,
-  column_names, sheet_names, column_map, size_bytes, source_file_id, toUnixTimestamp64Milli(upload_date) AS upload_ms`;
+  column_names, sheet_names, column_map, size_bytes, source_file_id, toUnixTimestamp64Milli(upload_date) AS upload_ms, rows_id`;
 
 /**
  * Told, after records were written, which owners' records changed (caches elsewhere compare
@@ -262,6 +289,7 @@ export class FilesRepository {
         size_bytes: f.sizeBytes,
         source_file_id: f.sourceFileId,
         upload_date: f.uploadDate,
+        rows_id: f.rowsId ?? '',
         version: nextVersion(),
         is_deleted: isDeleted,
       })),
@@ -291,5 +319,6 @@ function toFile(row: RawFile): FileRow {
     sizeBytes: Number(row.size_bytes),
     sourceFileId: row.source_file_id,
     uploadDate: new Date(Number(row.upload_ms)).toISOString(),
+    ...(row.rows_id ? { rowsId: row.rows_id } : {}),
   };
 }

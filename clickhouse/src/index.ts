@@ -12,7 +12,7 @@ import {
   type ExportDocument,
   type SavedQueryDocument,
 } from './json-documents.repository.ts';
-import { FilesRepository, type FileRow, type RecordsChanged } from './files.repository.ts';
+import { FilesRepository, rowGenerations, type FileRow, type RecordsChanged } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
 import { migrate } from './migrations.ts';
 import { RowsRepository } from './rows/index.ts';
@@ -69,9 +69,9 @@ export interface Storage {
    */
   purgingMemory<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * Removes the rows of these files (GENERAL or AUTHOR ids), the records of the AUTHOR files among
-   * them and their import reports; GENERAL records stay (their status says what happened). Unknown
-   * ids are skipped.
+   * Removes the rows of these files (GENERAL or AUTHOR ids; under either of their row ids, see
+   * rowGenerations), the records of the AUTHOR files among them and their import reports; GENERAL
+   * records stay (their status says what happened). Unknown ids are skipped.
    */
   removeFileData(fileIds: string[]): Promise<void>;
   /**
@@ -161,7 +161,7 @@ export async function openStorage(
     importReports,
     purgingMemory: (work) => (purger ? purger.during(work) : work()),
     async removeFileData(fileIds) {
-      await rows.deleteFiles(fileIds);
+      await rows.deleteFiles(fileIds.flatMap(rowGenerations));
       const records = await Promise.all(fileIds.map((id) => files.get(id)));
       await files.remove(records.filter((f): f is FileRow => f !== null && f.fileType === 'AUTHOR'));
       await importReports.removeIds(fileIds);

@@ -25,6 +25,11 @@ export const ingestFilePayloadSchema = z.object({
   format: z.enum(IMPORT_FORMATS).optional(),
   /** A re-ingest's choices: the encoding and header rows a person chose from the import report. */
   read: readChoicesSchema.optional(),
+  /**
+   * A reindex (System Admin's Rebuild): a PROCESSED file stays searchable with its rows, and its
+   * AUTHOR file with theirs, until the new ones are all loaded; then its record switches over.
+   */
+  reindex: z.boolean().optional(),
 });
 export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 

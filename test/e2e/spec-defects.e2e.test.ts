@@ -73,6 +73,9 @@ async function uploadThroughApi(files: string[]): Promise<void> {
   }
 }
 
+/** The results summary line: 'Showing 1 to 20 of 25 results', 'Showing 2 results'. */
+const SHOWING = /^Showing \d[\d,]*( to [\d,]+ of [\d,]+)? results?$/;
+
 describe('Spec defects, in a browser', () => {
   it(
     'counts every file in the Files title, on every page',
@@ -163,6 +166,32 @@ describe('Spec defects, in a browser', () => {
   );
 
   it(
+    'says on Search that the index is being rebuilt, its results complete meanwhile',
+    async () => {
+      await app.open('Search');
+      await app.sees(SHOWING);
+      const summary = await page.getByText(SHOWING).innerText();
+      await app.openAdmin('System Admin');
+      const rebuild = 'Rebuild ClickHouse Index';
+      await page.getByRole('button', { name: rebuild }).click();
+      await app.dialog(rebuild).getByRole('button', { name: rebuild }).click();
+      await app.sees(
+        /^ClickHouse Reindex queued: \d+ file\(s\) will be read again; searches stay complete meanwhile$/,
+      );
+      await app.open('Search');
+      const notice = page.getByRole('status').filter({ hasText: 'The search index is being rebuilt' });
+      await notice.waitFor();
+      await expect(notice.innerText()).resolves.toMatch(/\d+ of \d+ of your files read again/);
+      // Nothing left the results while it runs.
+      expect(await page.getByText(SHOWING).innerText()).toBe(summary);
+      await app.screenshot('search-reindex-notice');
+      await notice.waitFor({ state: 'detached', timeout: INGEST_TIMEOUT_MS });
+      expect(await page.getByText(SHOWING).innerText()).toBe(summary);
+    },
+    INGEST_TIMEOUT_MS * 2,
+  );
+
+  it(
     'claims no completed upload when an administrator clears the tracking of one',
     async () => {
       await app.openAdmin('System Admin');
@@ -180,7 +209,7 @@ describe('Spec defects, in a browser', () => {
       await app.dialog(rebuild).getByRole('button', { name: rebuild }).click();
       // Queued, not done: the toast says so (it once said "completed" while every search was empty).
       await app.sees(
-        /^ClickHouse Reindex queued: \d+ file\(s\) will be read again, each searchable until its turn$/,
+        /^ClickHouse Reindex queued: \d+ file\(s\) will be read again; searches stay complete meanwhile$/,
       );
       await seenActive;
       // Cleared while it runs: the next poll no longer lists it and its summary is gone (404).

@@ -177,7 +177,10 @@ export class ApiClient {
   async waitForReindex(timeoutMs = 90_000): Promise<void> {
     await waitFor(
       () => this.json<UploadSession[]>('/upload-tracking/sessions'),
-      (all) => all.find((s) => s.sessionName === 'Reindex')?.isCompleted === true,
+      (all) => {
+        const reindexes = all.filter((s) => s.sessionName === 'Reindex');
+        return reindexes.length > 0 && reindexes.every((s) => s.isCompleted);
+      },
       { timeoutMs, intervalMs: 200, what: 'the reindex to end' },
     );
   }

@@ -244,6 +244,7 @@ export class UploadIntake {
           storedName: f.filename,
           originalFilename: f.originalFilename,
           sessionId: session.id,
+          reindex: true,
         },
         { jobId: `${f.id}:reindex:${run}`, turn: ++turn },
       );

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
-import type { FileRow } from '../files.repository.ts';
+import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { ident, stringLiteral } from '../sql.ts';
 import { valueOf } from './criteria-sql.ts';
 import { RAGGED_MARKER, rowWriteQueryId, SOURCE_ROW_KEY, type RowsTable } from './types.ts';
@@ -84,12 +84,12 @@ export class RowAuthors {
    * batch is held at a time, and nothing is parsed into objects beyond the cells themselves.
    */
   async *sourceCells(
-    source: Pick<FileRow, 'id' | 'columnMap'>,
+    source: Pick<FileRow, 'id' | 'rowsId' | 'columnMap'>,
     sheet: string,
     headers: string[],
     scratchPath: string,
   ): AsyncGenerator<AuthorCells[]> {
-    const params: Record<string, unknown> = { generalId: source.id, sheet, out: scratchPath };
+    const params: Record<string, unknown> = { generalId: rowsIdOf(source), sheet, out: scratchPath };
     const cells = headers.map((h, i) => {
       params[`h${i}`] = h;
       // Named: two absent headers would both read '' and clash as columns of the scratch file.

@@ -1,4 +1,4 @@
-import type { FileRow } from '../files.repository.ts';
+import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { valueOf } from './criteria-sql.ts';
 import type { Contact, RowsTable } from './types.ts';
 
@@ -24,7 +24,7 @@ export async function* contacts(
   const email = valueOf(files, emailHeader, 'he');
   if (!files.length || !email) return;
   const params: Record<string, unknown> = {
-    fileIds: files.map((f) => f.id),
+    fileIds: files.map(rowsIdOf),
     he: emailHeader,
     limit: batchSize,
   };
@@ -34,6 +34,8 @@ export async function* contacts(
     return v ? [`nullIf(trimBoth(${v}), '')`] : [];
   });
   const name = names.length ? `coalesce(${names.join(', ')}, '')` : `''`;
+  // The rows are under their files' row ids; a contact names the files.
+  const fileIdOf = new Map(files.map((f) => [rowsIdOf(f), f.id]));
   let after = '';
   for (;;) {
     const rs = await t.client.query({
@@ -48,7 +50,7 @@ export async function* contacts(
     const batch = (await rs.json<[string, string[], string[]]>()).map(([e, n, f]) => ({
       email: e,
       names: n,
-      fileIds: f,
+      fileIds: f.map((rowsId) => fileIdOf.get(rowsId) ?? rowsId),
     }));
     if (batch.length) yield batch;
     if (batch.length < batchSize) return;

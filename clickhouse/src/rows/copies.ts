@@ -6,7 +6,7 @@
  * key of every row. A listed row whose copies are gone (deleted, or outside the search's files)
  * is the only one of its record and hides nothing: a file's entries go only with its own rows.
  */
-import type { FileRow } from '../files.repository.ts';
+import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { compileQuery, valueOf, type CompiledQuery } from './criteria-sql.ts';
 import { recordKeySql } from './record-key.ts';
 import type { RowQuery, RowsTable, SheetRows } from './types.ts';
@@ -41,7 +41,7 @@ export class RowCopies {
     const key = alsoHeaders.length
       ? `concat(base, '\n', toString(row_number() OVER (PARTITION BY file_id, base ORDER BY sheet, row_number)))`
       : 'base';
-    const params = { ...own.params, ...theirs?.params, id: file.id, others: others.map((f) => f.id) };
+    const params = { ...own.params, ...theirs?.params, id: rowsIdOf(file), others: others.map(rowsIdOf) };
     await this.t.client.command({
       query: `INSERT INTO ${layout.copies} (file_id, sheet, row_number, record_key)
               SELECT file_id, sheet, row_number, key FROM (
@@ -54,7 +54,7 @@ export class RowCopies {
     });
     const rs = await this.t.client.query({
       query: `SELECT count() AS n FROM (SELECT DISTINCT sheet, row_number FROM ${layout.copies} WHERE file_id = {id:String})`,
-      query_params: { id: file.id },
+      query_params: { id: rowsIdOf(file) },
       format: 'JSONEachRow',
     });
     const [row] = await rs.json<{ n: number }>();

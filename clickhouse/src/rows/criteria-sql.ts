@@ -2,7 +2,7 @@
  * The SQL compiler of a row query: criteria, file and sheet filters to a WHERE clause with bound
  * parameters, the columns to read, and result rows back to cells by header. Pure: no query is run.
  */
-import type { FileRow } from '../files.repository.ts';
+import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { exactValueOf } from '@sift/shared/contracts';
 import { containsParts, containsTerm, ident, searchFoldSql } from '../sql.ts';
 import { SOURCE_ROW_KEY, type RowHit, type RowKey, type RowQuery } from './types.ts';
@@ -27,7 +27,7 @@ export interface CompiledQuery {
  */
 export function compileQuery(query: RowQuery): CompiledQuery | null {
   if (!query.files.length) return null;
-  const params: Record<string, unknown> = { fileIds: query.files.map((f) => f.id) };
+  const params: Record<string, unknown> = { fileIds: query.files.map(rowsIdOf) };
   const always = ['file_id IN {fileIds:Array(String)}'];
   if (query.sheets?.length) {
     always.push('sheet IN {sheets:Array(String)}');
@@ -169,7 +169,7 @@ export function columnHomes(files: FileRow[], header: string): { physical: Set<s
  * @returns the hits, in order
  */
 export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): RowHit[] {
-  const byId = new Map(query.files.map((f) => [f.id, f]));
+  const byId = new Map(query.files.map((f) => [rowsIdOf(f), f]));
   const first = c.sourceRow ? 4 : 3;
   const position = new Map(c.physical.map((name, i) => [name, first + i]));
   const wanted = query.headers ? new Set(query.headers) : null;
@@ -181,7 +181,13 @@ export function toHits(query: RowQuery, c: CompiledQuery, rows: unknown[][]): Ro
       if (wanted && !wanted.has(h)) continue;
       cells[h] = col ? String(r[position.get(col)!] ?? '') : Object.hasOwn(extra, h) ? extra[h]! : '';
     }
-    const hit: RowHit = { fileId: file.id, sheet: r[1] as string, rowNumber: Number(r[2]), cells };
+    const hit: RowHit = {
+      fileId: file.id,
+      rowsId: r[0] as string,
+      sheet: r[1] as string,
+      rowNumber: Number(r[2]),
+      cells,
+    };
     if (c.sourceRow && r[3]) hit.sourceRow = Number(r[3]);
     return hit;
   });

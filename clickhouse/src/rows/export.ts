@@ -9,6 +9,7 @@ import {
 import { leaveOutCopies, readLeftOutCopies } from './copies.ts';
 import { compileQuery, keyBound, valueOf } from './criteria-sql.ts';
 import type { RowKey, RowQuery, RowsTable } from './types.ts';
+import { rowsIdOf } from '../files.repository.ts';
 
 /** An export's query: the search, the header names to write in order, and whether to lead with file, sheet and row. */
 export type ExportQuery = RowQuery & { columns: string[]; metadata?: boolean };
@@ -100,7 +101,7 @@ async function exportSelect(
     return cell(valueOf(query.files, header, `ch${i}`) ?? "''");
   });
   if (query.metadata) {
-    params.metaIds = query.files.map((f) => f.id);
+    params.metaIds = query.files.map(rowsIdOf);
     params.metaNames = query.files.map((f) => f.originalFilename);
     // An AUTHOR row's row is its record's in the uploaded file, when kept (SOURCE_ROW_KEY).
     const row = compiled.sourceRow

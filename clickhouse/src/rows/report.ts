@@ -1,4 +1,4 @@
-import type { FileRow } from '../files.repository.ts';
+import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { ident } from '../sql.ts';
 import { valueOf } from './criteria-sql.ts';
 import { recordKeySql } from './record-key.ts';
@@ -49,7 +49,7 @@ export class RowReport {
                      countIf(record_key ${inSet} (SELECT record_key FROM ${copies}
                                                   WHERE file_id IN {others:Array(String)})) AS in_other_files
               FROM (SELECT DISTINCT sheet, row_number, record_key FROM ${copies} WHERE file_id = {id:String})`,
-      query_params: { id: file.id, others: others.map((f) => f.id) },
+      query_params: { id: rowsIdOf(file), others: others.map(rowsIdOf) },
       format: 'JSONEachRow',
     });
     const [row] = await rs.json<{ in_file: number; in_other_files: number }>();
@@ -68,7 +68,7 @@ export class RowReport {
     const rs = await this.t.client.query({
       query: `SELECT sheet, count() AS n, [${counts.join(', ')}] AS filled FROM ${this.t.table}
               WHERE file_id = {id:String} GROUP BY sheet`,
-      query_params: { id: file.id },
+      query_params: { id: rowsIdOf(file) },
       format: 'JSONCompactEachRow',
     });
     const sheets = new Map<string, SheetFill>();
@@ -83,7 +83,7 @@ export class RowReport {
         query: `SELECT sheet, k, count() FROM ${this.t.table}
                 ARRAY JOIN mapKeys(mapFilter((key, value) -> value != '', extra)) AS k
                 WHERE file_id = {id:String} GROUP BY sheet, k`,
-        query_params: { id: file.id },
+        query_params: { id: rowsIdOf(file) },
         format: 'JSONCompactEachRow',
       });
       for (const [sheet, header, n] of await extra.json<[string, string, number]>()) {
@@ -101,7 +101,7 @@ export class RowReport {
   async rowsByValue(file: FileRow, by: string, show: string[], examples: number): Promise<ValueRows[]> {
     const key = valueOf([file], by, 'by');
     if (!key) return [];
-    const params: Record<string, unknown> = { id: file.id, by, examples };
+    const params: Record<string, unknown> = { id: rowsIdOf(file), by, examples };
     const shown = show.map((h, i) => {
       params[`s${i}`] = h;
       return valueOf([file], h, `s${i}`) ?? `''`;

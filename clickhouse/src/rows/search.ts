@@ -162,7 +162,7 @@ export class RowSearch {
     const c = await this.#compile(query);
     if (!c) return;
     const fetch = async (last: RowHit | null): Promise<RowHit[]> => {
-      const after = keyBound('>', last && [last.fileId, last.sheet, last.rowNumber], 'after');
+      const after = keyBound('>', last && [last.rowsId, last.sheet, last.rowNumber], 'after');
       const rs = await this.t.client.query({
         query: `SELECT ${c.select} FROM ${this.t.table} ${c.filter} ${after.sql}
                 ORDER BY file_id, sheet, row_number LIMIT {limit:UInt64}`,

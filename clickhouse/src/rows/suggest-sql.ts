@@ -3,7 +3,7 @@
  * `rows`, and how a term the text skip index cannot serve is read twice. Pure: no query is run
  * (RowSearch runs them); `criteria-sql.snapshots.test.ts` holds what it emits.
  */
-import type { FileRow } from '../files.repository.ts';
+import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { containsParts, containsTerm, ident, type ContainsTerm } from '../sql.ts';
 import { anyOf, filterSql, valueOf } from './criteria-sql.ts';
 
@@ -137,7 +137,7 @@ export function suggestSql(
   const term = containsTerm('t', query);
   const params = {
     ...term.params,
-    fileIds: files.map((f) => f.id),
+    fileIds: files.map(rowsIdOf),
     h: header,
     limit,
     sample: SUGGEST_LIMITS.matches,
@@ -179,7 +179,7 @@ export function suggestAnySql(
   const term = containsTerm('t', query);
   const params: Record<string, unknown> = {
     ...term.params,
-    fileIds: files.map((f) => f.id),
+    fileIds: files.map(rowsIdOf),
     limit,
     sample: SUGGEST_LIMITS.matches,
   };

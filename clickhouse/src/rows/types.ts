@@ -166,7 +166,10 @@ export interface LeftOutCopies {
 
 /** A matching row with its cells keyed by header name. */
 export interface RowHit {
+  /** The file's id (its record's). */
   fileId: string;
+  /** The `rows.file_id` it was read under (see rowsIdOf): the sort key's first part. */
+  rowsId: string;
   sheet: string;
   rowNumber: number;
   /** An AUTHOR row's row in the uploaded file (its GENERAL row), when known (SOURCE_ROW_KEY). */

@@ -4,7 +4,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { AuthorSheetCopy, ColumnBudget, FileRow, Storage } from '@sift/clickhouse';
+import {
+  rowsIdOf,
+  type AuthorSheetCopy,
+  type ColumnBudget,
+  type FileRow,
+  type Storage,
+} from '@sift/clickhouse';
 import { EMAILS_HEADER } from '@sift/shared/author-files';
 import { authorColumns, authorEntries, authorHeaders } from './author-rows.ts';
 import { csvRecord } from './row-batch-loader.ts';
@@ -13,8 +19,8 @@ import { progressDue, type AuthorSheet } from './types.ts';
 /** What deriving an AUTHOR file needs: where the rows are, and where progress goes. */
 export interface AuthorDerivation {
   storage: Storage;
-  /** The GENERAL file (loaded) and the AUTHOR file's id. */
-  general: Pick<FileRow, 'id' | 'columnMap' | 'totalRows'>;
+  /** The GENERAL file (loaded; its rows under rowsIdOf) and the `rows.file_id` the AUTHOR rows go under. */
+  general: Pick<FileRow, 'id' | 'rowsId' | 'columnMap' | 'totalRows'>;
   authorId: string;
   /** Scratch directory for the pairs files. */
   tmpDir: string;
@@ -129,7 +135,7 @@ export async function deriveAuthorFile(
         await joining;
         joining = storage.rows.authors
           .derive({
-            generalId: general.id,
+            generalId: rowsIdOf(general),
             authorId: d.authorId,
             sheet,
             columns,

@@ -1,5 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import type { FileRow, Storage } from '@sift/clickhouse';
+import { nextRowsId, type FileRow, type Storage } from '@sift/clickhouse';
 import { originalKey } from '@sift/object-store';
 import { authorFileId } from '@sift/shared/author-files';
 import type { IngestFilePayload } from '@sift/shared/jobs';
@@ -50,7 +50,13 @@ export async function ingestFile(
 ): Promise<FileRow[]> {
   const file = await fileRecord(deps, payload, signal);
   if (!file) return []; // deleted before we got to it: nothing to do
-  const run = ingestRun(deps, payload, file, authorFileId(file.id), report, signal);
+  const authorId = authorFileId(file.id);
+  // A reindex of a searchable file goes without a gap (see IngestRun.zeroGap).
+  const zeroGap =
+    payload.reindex && file.status === 'PROCESSED'
+      ? { author: await shownAuthorFile(deps.storage, authorId, file.ownerId) }
+      : null;
+  const run = ingestRun(deps, payload, file, authorId, report, signal, zeroGap);
   try {
     return await runStages(run, checkpoints);
   } catch (e) {
@@ -96,8 +102,34 @@ async function runStages(run: IngestRun, checkpoints?: IngestCheckpoints): Promi
     );
   }
   await addAuthorPairing(run, general, await importReport, author);
+  if (run.zeroGap) await dropReplacedRows(run, general, author?.record ?? null);
   await run.progress(4, 100);
   return author ? [author.record, general] : [general];
+}
+
+/** The AUTHOR file's record when it is PROCESSED (searchable), else null. */
+async function shownAuthorFile(storage: Storage, authorId: string, ownerId: string): Promise<FileRow | null> {
+  const author = await storage.files.get(authorId, ownerId);
+  return author?.status === 'PROCESSED' ? author : null;
+}
+
+/**
+ * How long rows a reindex replaced stay after the records stopped pointing at them, ms: a search
+ * that read the records just before the switch still finds them (a running query keeps the parts
+ * it reads, so only the moments between reading the records and starting the query count).
+ */
+export const REPLACED_ROWS_GRACE_MS = 1_000;
+
+/**
+ * The end of a reindex without a gap: the rows the GENERAL and AUTHOR records no longer point at
+ * go (under the row ids their records do not name: nextRowsId), after REPLACED_ROWS_GRACE_MS; an
+ * AUTHOR file the file no longer gives (no author sheets now) goes with its rows.
+ */
+async function dropReplacedRows(run: IngestRun, general: FileRow, author: FileRow | null): Promise<void> {
+  const { storage } = run.deps;
+  await setTimeout(REPLACED_ROWS_GRACE_MS);
+  await storage.rows.deleteFiles([nextRowsId(general), ...(author ? [nextRowsId(author)] : [])]);
+  if (!author && run.zeroGap?.author) await storage.removeFileData([run.authorId]);
 }
 
 /** Whether the file was deleted while the run worked; if so its rows go too. */

@@ -7,6 +7,8 @@
 import {
   MAX_PHYSICAL_COLUMNS_PER_ACCOUNT,
   MAX_TEXT_INDEXES_PER_ACCOUNT,
+  nextRowsId,
+  rowGenerations,
   type ColumnBudget,
   type FileRow,
   type Storage,
@@ -38,6 +40,15 @@ export interface IngestRun {
   /** The AUTHOR file's id. */
   authorId: string;
   /**
+   * Without a gap (a reindex of a PROCESSED file): the file and its AUTHOR file stay searchable
+   * with the rows their records point at while the new rows load under their other row ids
+   * (nextRowsId); each record then switches over, and the old rows go at the end of the run.
+   * `author` is the AUTHOR file's record as the run found it (null: none, or not PROCESSED).
+   */
+  zeroGap: { author: FileRow | null } | null;
+  /** The `rows.file_id` the GENERAL rows load under. */
+  rowsId: string;
+  /**
    * Reports stage `stage` (1-based, of INGEST_STAGES) at `percent`. While rows are loaded or
    * derived (stages 2 and 3) it throws the signal's reason once the run is aborted, and
    * FileDeletedError once the file was deleted (looked at every DELETED_CHECK_MS), so the job
@@ -56,6 +67,7 @@ export interface IngestRun {
  * @param authorId - the AUTHOR file's id
  * @param report - where progress goes (the worker's progress sink)
  * @param signal - aborts when the process is stopping
+ * @param zeroGap - a reindex of a PROCESSED file, with its AUTHOR file's record (see IngestRun)
  * @returns the run
  */
 export function ingestRun(
@@ -65,6 +77,7 @@ export function ingestRun(
   authorId: string,
   report: ProgressReporter,
   signal?: AbortSignal,
+  zeroGap: IngestRun['zeroGap'] = null,
 ): IngestRun {
   let checkedAt = Date.now();
   return {
@@ -72,6 +85,8 @@ export function ingestRun(
     payload,
     file,
     authorId,
+    zeroGap,
+    rowsId: zeroGap ? nextRowsId(file) : file.id,
     signal,
     async progress(stage, percent) {
       if (stage === 2 || stage === 3) {
@@ -169,9 +184,14 @@ export async function load(
   validated: Validated,
 ): Promise<LoadedFiles & { notes: LoadNotes; columnsLeft: number }> {
   const { storage } = run.deps;
-  // A retry after the file was searchable (but before its checkpoint): out of searches first.
-  if (run.file.status === 'PROCESSED') await storage.files.save({ ...run.file, status: 'PROCESSING' });
-  await storage.removeFileData([run.file.id, run.authorId]);
+  if (run.zeroGap) {
+    // Searchable meanwhile with its rows: only what an earlier attempt loaded beside them goes.
+    await storage.rows.deleteFiles([run.rowsId]);
+  } else {
+    // A retry after the file was searchable (but before its checkpoint): out of searches first.
+    if (run.file.status === 'PROCESSED') await storage.files.save({ ...run.file, status: 'PROCESSING' });
+    await storage.removeFileData([run.file.id, run.authorId]);
+  }
   await run.progress(2, 0);
   const columnBudget = await accountColumnBudget(storage, run);
   const notes: LoadNotes = { sheets: new Map(), widened: new Map() };
@@ -179,7 +199,7 @@ export async function load(
     storage,
     filePath,
     originalName: run.payload.originalFilename,
-    fileId: run.file.id,
+    fileId: run.rowsId,
     authorId: run.authorId,
     tmpDir: run.deps.tmpDir,
     csvChunkBytes: run.deps.csvChunkBytes,
@@ -247,8 +267,10 @@ export async function publishGeneral(
     columnNames: general.columnNames,
     sheetNames: general.sheetNames,
     columnMap: general.columnMap,
+    rowsId: run.rowsId === run.file.id ? '' : run.rowsId,
   };
-  const pending = loaded.authorSheets.length ? [authorRecord(run, done)] : [];
+  // Without a gap, a PROCESSED AUTHOR file stays searchable with its rows until its new ones are in.
+  const pending = loaded.authorSheets.length && !run.zeroGap?.author ? [authorRecord(run, done)] : [];
   await run.deps.storage.files.save(...pending, done);
   return {
     general: done,
@@ -279,6 +301,7 @@ function authorRecord(run: IngestRun, general: FileRow): FileRow {
     columnMap: {},
     sourceFileId: general.id,
     sizeBytes: 0,
+    rowsId: '',
   };
 }
 
@@ -298,13 +321,17 @@ export async function deriveAuthors(
   await run.progress(3, 0);
   if (!published.authorSheets.length) return null;
   const { storage } = run.deps;
-  await storage.rows.deleteFiles([run.authorId]); // rows only: its record says PROCESSING
+  // Without a gap, under the AUTHOR file's other row id (its rows stay searchable meanwhile);
+  // else under its own id, its record saying PROCESSING.
+  const shown = run.zeroGap?.author;
+  const authorRowsId = shown ? nextRowsId(shown) : run.authorId;
+  await storage.rows.deleteFiles(shown ? [authorRowsId] : rowGenerations(run.authorId));
   const authors = await storage.purgingMemory(() =>
     deriveAuthorFile(
       {
         storage,
         general,
-        authorId: run.authorId,
+        authorId: authorRowsId,
         tmpDir: run.deps.tmpDir,
         columnBudget: { remaining: published.columnsLeft },
         joinRunRows: run.deps.authorJoinRunRows,
@@ -322,6 +349,7 @@ export async function deriveAuthors(
       columnNames: authors.columnNames,
       sheetNames: authors.sheetNames,
       columnMap: authors.columnMap,
+      rowsId: authorRowsId === run.authorId ? '' : authorRowsId,
     },
     recordsWithEmails: authors.recordsWithEmails,
   };

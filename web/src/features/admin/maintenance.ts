@@ -80,7 +80,7 @@ export const MAINTENANCE_ACTIONS: MaintenanceAction[] = [
   {
     kind: 'reindex',
     label: `${SEARCH_ENGINE_NAME} Reindex`,
-    description: `Rebuild the ${SEARCH_ENGINE_NAME} search index from all database files (each file is ingested again from its original, and stays searchable until its turn).`,
+    description: `Rebuild the ${SEARCH_ENGINE_NAME} search index from all database files (each file is ingested again from its original; searches stay complete meanwhile, a notice on Search shows the progress).`,
     action: `Rebuild ${SEARCH_ENGINE_NAME} Index`,
     fields: [FIELDS.reindexed, FIELDS.duration],
     destructive: false,

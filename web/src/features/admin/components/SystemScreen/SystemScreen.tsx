@@ -51,8 +51,8 @@ export function SystemScreen() {
           action.destructive
             ? `${action.label} deleted successfully`
             : action.kind === 'reindex'
-              ? // Queued, not done: each file stays searchable until its own turn.
-                `${action.label} queued: ${result.clickHouseReindexed} file(s) will be read again, each searchable until its turn`
+              ? // Queued, not done; each file stays searchable throughout (its records switch over).
+                `${action.label} queued: ${result.clickHouseReindexed} file(s) will be read again; searches stay complete meanwhile`
               : `${action.label} completed successfully`,
         ),
       (error) =>

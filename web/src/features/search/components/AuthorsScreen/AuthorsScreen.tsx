@@ -6,6 +6,7 @@ import { FullScreenLoader } from '../../../../components/FullScreenLoader/FullSc
 import { InitialLoadError } from '../../../../components/InitialLoadError/InitialLoadError';
 import { useColumnSearchScreen } from '../../useColumnSearchScreen';
 import { useSearchUrl } from '../../useSearchUrl';
+import { ReindexNotice } from '../../../upload';
 
 /** /authors: per-column search over the AUTHOR files (one author and their email per row). */
 export function AuthorsScreen() {
@@ -36,6 +37,8 @@ export function AuthorsScreen() {
         </Group>
         <Text c="dimmed">Search pre-processed author data with column-specific criteria.</Text>
       </div>
+
+      {hasAuthorFiles && <ReindexNotice />}
 
       {hasAuthorFiles ? (
         <Alert color="blue" variant="light">

@@ -11,6 +11,7 @@ import { filteredFiles, filterScope, type FileFilter } from '../../fileFilter';
 import { useColumnSearchScreen } from '../../useColumnSearchScreen';
 import { useScreenSearchState } from '../../store';
 import { useSearchUrl } from '../../useSearchUrl';
+import { ReindexNotice } from '../../../upload';
 
 /** /search: per-column search over the PROCESSED GENERAL files. */
 export function SearchScreen() {
@@ -48,12 +49,13 @@ export function SearchScreen() {
         description="Search rows across your files by column: partial, case-insensitive matching; all terms must match."
       />
 
+      {screen.hasFiles && <ReindexNotice />}
+
       {screen.hasFiles && processing && (
-        // A new upload, or a reindex reading a file again: that file is out of the results meanwhile.
+        // A new upload or a re-ingest: that file is out of the results meanwhile.
         <Alert color="yellow" variant="light" role="status" title="Files are being read">
-          {reading === 1 ? '1 of your files is' : `${reading} of your files are`} being read (a new upload, or
-          a reindex reading {reading === 1 ? 'it' : 'them'} again); {reading === 1 ? 'its' : 'their'} rows
-          join the results when done.
+          {reading === 1 ? '1 of your files is' : `${reading} of your files are`} being read;{' '}
+          {reading === 1 ? 'its' : 'their'} rows join the results when done.
         </Alert>
       )}
 
