@@ -178,6 +178,10 @@ describe('Spec defects, in a browser', () => {
       await app.sees(
         /^ClickHouse Reindex queued: \d+ file\(s\) will be read again; searches stay complete meanwhile$/,
       );
+      // The card follows the ingest queue.
+      await expect(page.getByRole('status', { name: 'Reindex progress' }).innerText()).resolves.toMatch(
+        /^(\d+ of \d+ file\(s\) read again; \d+ being read, \d+ waiting|Reindex done: \d+ file\(s\) read again)\./,
+      );
       await app.open('Search');
       const notice = page.getByRole('status').filter({ hasText: 'The search index is being rebuilt' });
       await notice.waitFor();

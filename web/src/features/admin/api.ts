@@ -12,6 +12,7 @@ import {
   type Page,
   type RestoreResult,
   type Snapshot,
+  type SystemStats,
 } from '@sift/shared/contracts';
 
 /** `GET /api/admin/accounts/list?page&size[&active]`, sorted by full name (kept while the next page loads). */
@@ -170,4 +171,22 @@ export async function downloadContacts(kind: ContactExportKind): Promise<void> {
     timeoutMs: EXPORT_TIMEOUT_MS,
   });
   saveBlob(blob, filename ?? `contacts-${kind}.csv`);
+}
+
+/** How often the System Admin screen asks for the ingest queue while a reindex runs, ms. */
+export const QUEUE_POLL_MS = 2_000;
+
+/**
+ * `GET /api/admin/system/stats` (accounts, files, rows, storage and the ingest queue), asked again
+ * every QUEUE_POLL_MS until the ingest queue is empty.
+ */
+export function useSystemStats() {
+  return useQuery({
+    queryKey: queryKeys.admin.systemStats(),
+    queryFn: ({ signal }) => apiRequest<SystemStats>('/admin/system/stats', { signal }),
+    refetchInterval: (query) => {
+      const queue = query.state.data?.queue;
+      return queue && queue.waiting + queue.active + queue.delayed === 0 ? false : QUEUE_POLL_MS;
+    },
+  });
 }

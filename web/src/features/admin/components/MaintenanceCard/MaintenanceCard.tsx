@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import type { DeletionResult } from '@sift/shared/contracts';
 import type { MaintenanceAction } from '../../maintenance';
@@ -12,10 +13,19 @@ export interface MaintenanceCardProps {
   /** The last result of this card's call, shown under it. */
   result: DeletionResult | undefined;
   onRequest: (action: MaintenanceAction) => void;
+  /** Shown under the result (the reindex's progress). */
+  children?: ReactNode;
 }
 
 /** One maintenance action: what it does, its button (which asks for confirmation), its last result. */
-export function MaintenanceCard({ action, running, blocked, result, onRequest }: MaintenanceCardProps) {
+export function MaintenanceCard({
+  action,
+  running,
+  blocked,
+  result,
+  onRequest,
+  children,
+}: MaintenanceCardProps) {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-label={action.label}>
       <Stack gap="sm" h="100%">
@@ -35,6 +45,7 @@ export function MaintenanceCard({ action, running, blocked, result, onRequest }:
           {action.action}
         </Button>
         {result && <ResultPanel title={`${action.label} result`} result={result} fields={action.fields} />}
+        {children}
       </Stack>
     </Card>
   );

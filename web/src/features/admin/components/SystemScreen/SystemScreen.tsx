@@ -8,6 +8,7 @@ import { useMaintenance, type MaintenanceKind } from '../../api';
 import { MaintenanceCard } from '../MaintenanceCard/MaintenanceCard';
 import { MassDeleteCard } from '../MassDeleteCard/MassDeleteCard';
 import { SnapshotsCard } from '../SnapshotsCard/SnapshotsCard';
+import { ReindexProgress } from '../ReindexProgress/ReindexProgress';
 import { MAINTENANCE_ACTIONS, SEARCH_ENGINE_NAME, type MaintenanceAction } from '../../maintenance';
 import { notify } from '../../../../ui/notify';
 
@@ -89,7 +90,11 @@ export function SystemScreen() {
             blocked={running !== null && running !== action.kind}
             result={results[action.kind]}
             onRequest={setConfirming}
-          />
+          >
+            {action.kind === 'reindex' && results.reindex && (
+              <ReindexProgress queued={results.reindex.clickHouseReindexed} />
+            )}
+          </MaintenanceCard>
         ))}
       </SimpleGrid>
 

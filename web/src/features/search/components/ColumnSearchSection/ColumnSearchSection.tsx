@@ -39,6 +39,19 @@ export function ColumnSearchSection({
   const copiesLeftOut = search.data?.copiesLeftOut ?? 0;
   return (
     <>
+      {form.request !== null && (
+        // The keyboard's way past the form: the grid takes the focus (one Tab stop, see ResultsGrid).
+        <a
+          href="#results"
+          className={classes.skip}
+          onClick={(event) => {
+            event.preventDefault();
+            document.querySelector<HTMLElement>('[role="grid"]')?.focus();
+          }}
+        >
+          Skip to results
+        </a>
+      )}
       <Paper withBorder p="md" radius="md">
         <ColumnSearchForm
           toolbar={toolbar}
