@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { foldName, groupPeople, normalOrcid, normalResearcherId, type AuthorEvidence } from './people.ts';
+
+const row = (
+  ref: string,
+  name: string,
+  emails: string[],
+  extra: Partial<AuthorEvidence> = {},
+): AuthorEvidence => ({
+  ref,
+  name,
+  emails,
+  ...extra,
+});
+
+describe('groupPeople', () => {
+  it('joins rows by email (any case), ORCID or ResearcherID, transitively', () => {
+    const { people } = groupPeople([
+      row('a', 'Müller, Hans', ['H.Mueller@uni-heidelberg.de']),
+      row('b', 'Muller, H', ['h.mueller@uni-heidelberg.de'], {
+        orcid: 'https://orcid.org/0000-0002-1825-009x',
+      }),
+      row('c', 'Müller, H.', ['hans@gmail.com'], { orcid: '0000-0002-1825-009X' }),
+      row('d', 'Mueller, Hans', [], { researcherId: 'a-1234-2010' }),
+      row('e', 'Müller, Hans', ['hans@gmail.com'], { researcherId: 'A-1234-2010' }),
+      row('f', 'Kim, J', ['jkim@kaist.ac.kr']),
+    ]);
+    expect(people.map((p) => p.refs)).toEqual([['a', 'b', 'c', 'd', 'e'], ['f']]);
+    expect(people[0]).toMatchObject({
+      names: ['Mueller, Hans', 'Müller, Hans', 'Müller, H.', 'Muller, H'],
+      emails: [
+        { email: 'h.mueller@uni-heidelberg.de', rows: 2 },
+        { email: 'hans@gmail.com', rows: 2 },
+      ],
+      orcids: ['0000-0002-1825-009X'],
+      researcherIds: ['A-1234-2010'],
+    });
+  });
+
+  it('never joins on a name alone: homonyms stay apart and are suggested, with what they share', () => {
+    const { people, suggestions } = groupPeople([
+      row('1', 'Wang, L', ['lwang@pku.edu.cn'], { coAuthors: ['Li, X', 'Zhao, Y'], journal: 'Nature' }),
+      row('2', 'WANG, L.', ['l.wang@tsinghua.edu.cn'], { coAuthors: ['Li, X'], journal: 'Science' }),
+      row('3', 'Wang, L', [], { coAuthors: ['Li, X'], journal: 'Nature' }),
+      row('4', 'Smith, J', ['js@x.org']),
+    ]);
+    expect(people.map((p) => p.refs)).toEqual([['1'], ['2'], ['3'], ['4']]);
+    expect(suggestions).toEqual([
+      {
+        name: 'wang l',
+        people: [0, 1, 2],
+        evidence: { coAuthors: ['li x'], affiliations: [], journals: [] },
+      },
+    ]);
+  });
+
+  it('reads identifiers however they are written, and ignores what is not one', () => {
+    expect(normalOrcid('ORCID: 0000000218250097')).toBe('0000-0002-1825-0097');
+    expect(normalOrcid('n/a')).toBe('');
+    expect(normalResearcherId('Smith, J/AAB-1234-2019')).toBe('AAB-1234-2019');
+    expect(foldName('  Sørensen,  Kim-Ø. ')).toBe('sorensen kim o');
+    const { people } = groupPeople([row('x', 'A', ['not an email', '']), row('y', 'B', ['not an email'])]);
+    expect(people).toHaveLength(2);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * People from real Web of Science exports (issue 35, first step): the AUTHOR rows Sift derives
+ * from two exports, made into people by the rule in `@sift/shared/people` (a shared email, ORCID
+ * or ResearcherID joins rows; a name alone never does). Every email and identifier lands on
+ * exactly one person, every row on one person, and people recur: rows are joined.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSift } from '@sift/api';
+import { ROW_META, type ResultRow, type SearchResponse } from '@sift/shared/contracts';
+import {
+  AUTHORS_HEADER,
+  EMAILS_HEADER,
+  FULL_NAMES_HEADER,
+  ORCIDS_HEADER,
+  RESEARCHER_IDS_HEADER,
+} from '@sift/shared/author-files';
+import { groupPeople, normalOrcid, normalResearcherId, type AuthorEvidence } from '@sift/shared/people';
+import { fixture } from './support/fixtures.ts';
+import { ApiClient, startTestSift } from './support/sift.ts';
+
+let sift: RunningSift;
+let user: ApiClient;
+const rows: ResultRow[] = [];
+
+beforeAll(async () => {
+  sift = await startTestSift();
+  user = await ApiClient.onboarded(sift.url, 'admin@example.com', 'People', 'Finder');
+  for (const name of ['wos-savedrecs-emails.xls', 'wos-savedrecs-small.xls']) {
+    const [file] = await user.upload([{ name, bytes: readFileSync(fixture(name)) }]);
+    expect((await user.waitForIngest(file!.id)).status).toBe('PROCESSED');
+  }
+  // Every AUTHOR row, page by page.
+  for (let page = 0; ; page++) {
+    const res = await user.json<SearchResponse>('/file/preprocessed/search', { page, size: 1000 });
+    rows.push(...res.data);
+    if (page + 1 >= res.totalPages) break;
+  }
+}, 180_000);
+afterAll(async () => {
+  await sift?.close();
+});
+
+const cell = (row: ResultRow, header: string) => String(row[header] ?? '').trim();
+
+/** An AUTHOR row as people are made of it. */
+function evidenceOf(row: ResultRow): AuthorEvidence {
+  return {
+    ref: `${String(row[ROW_META.fileId])}/${String(row[ROW_META.sheet])}/${String(row[ROW_META.rowNumber])}`,
+    name: cell(row, FULL_NAMES_HEADER) || cell(row, AUTHORS_HEADER),
+    emails: cell(row, EMAILS_HEADER).split(/[;,\s]+/),
+    orcid: cell(row, ORCIDS_HEADER),
+    researcherId: cell(row, RESEARCHER_IDS_HEADER),
+    journal: cell(row, 'Source Title'),
+  };
+}
+
+it('puts every AUTHOR row, email and identifier of two real exports on exactly one person', () => {
+  expect(rows.length).toBeGreaterThan(1_000);
+  const evidence = rows.map(evidenceOf);
+  const { people, suggestions } = groupPeople(evidence);
+
+  // Every row on one person.
+  const refs = people.flatMap((p) => p.refs);
+  expect(refs).toHaveLength(evidence.length);
+  expect(new Set(refs).size).toBe(evidence.length);
+
+  // No two people share an email, ORCID or ResearcherID; every one given is on a person.
+  const owner = new Map<string, number>();
+  people.forEach((person, i) => {
+    for (const key of [
+      ...person.emails.map((e) => `email:${e.email}`),
+      ...person.orcids.map((o) => `orcid:${o}`),
+      ...person.researcherIds.map((r) => `rid:${r}`),
+    ]) {
+      expect(owner.get(key) ?? i, key).toBe(i);
+      owner.set(key, i);
+    }
+  });
+  const given = new Set(
+    evidence.flatMap((e) => [
+      ...e.emails
+        .map((x) => x.toLowerCase())
+        .filter((x) => x.includes('@'))
+        .map((x) => `email:${x}`),
+      ...(normalOrcid(e.orcid) ? [`orcid:${normalOrcid(e.orcid)}`] : []),
+      ...(normalResearcherId(e.researcherId) ? [`rid:${normalResearcherId(e.researcherId)}`] : []),
+    ]),
+  );
+  expect(new Set(owner.keys())).toEqual(given);
+  expect(given.size).toBeGreaterThan(100);
+
+  // People recur: some are found on several rows, through an email or an identifier.
+  const recurring = people.filter((p) => p.refs.length > 1);
+  expect(recurring.length).toBeGreaterThan(0);
+  expect(recurring.every((p) => p.emails.length + p.orcids.length + p.researcherIds.length > 0)).toBe(true);
+  expect(people.length).toBeLessThan(evidence.length);
+
+  // Suggested homonyms are people apart, none sharing an identifier with another of the group.
+  for (const s of suggestions) {
+    const keys = s.people.map(
+      (i) =>
+        new Set([
+          ...people[i]!.emails.map((e) => e.email),
+          ...people[i]!.orcids,
+          ...people[i]!.researcherIds,
+        ]),
+    );
+    for (let a = 0; a < keys.length; a++)
+      for (let b = a + 1; b < keys.length; b++)
+        expect([...keys[a]!].some((k) => keys[b]!.has(k))).toBe(false);
+  }
+  console.log(
+    `[people] ${evidence.length} AUTHOR rows -> ${people.length} people (${recurring.length} on several rows), ` +
+      `${given.size} identifiers, ${suggestions.length} name suggestions`,
+  );
+});
