@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import type { ReactNode } from 'react';
-import { act, renderHook } from '@testing-library/react';
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { MemoryRouter, useLocation, useNavigate } from 'react-router-dom';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_FILE_FILTER } from './fileFilter';
 import { useSearchStore } from './store';
 import { useSearchUrl } from './useSearchUrl';
@@ -18,6 +18,9 @@ function useScreen() {
 }
 
 const screen = () => useSearchStore.getState().screens.GENERAL;
+
+// Each test's screen goes with it: a screen left mounted follows the next test's store.
+afterEach(() => cleanup());
 
 beforeEach(() => {
   useSearchStore.getState().update('GENERAL', {
@@ -61,5 +64,13 @@ describe('useSearchUrl', () => {
     expect(screen().request?.searchCriteria).toEqual({ Name: 'ada' });
     expect(screen().values).toEqual({ Name: 'ada' });
     expect(screen().hidden).toEqual([]);
+  });
+
+  it('follows the URL when the screen has no search (it lost its state), never wiping the entry', () => {
+    const { result } = renderHook(useScreen, { wrapper: wrapper('/search?sort=Name&order=desc&page=2') });
+    expect(screen().request).toMatchObject({ page: 1, sortBy: 'Name', sortOrder: 'desc' });
+    act(() => useSearchStore.getState().update('GENERAL', { request: null, autoSearched: false }));
+    expect(result.current.location.search).toBe('?sort=Name&order=desc&page=2');
+    expect(screen().request).toMatchObject({ page: 1, sortBy: 'Name', sortOrder: 'desc' });
   });
 });

@@ -36,8 +36,10 @@ export function useSearchUrl(fileType: FileType): void {
     const ours = current === asked.current;
     if (ours) asked.current = null;
     if (wanted === current) return;
-    if ((!prev || prev.url !== current) && !ours) {
-      // The URL changed (or the screen just opened): the screen follows it.
+    // The URL changed (or the screen just opened), or the screen has no search yet while the URL
+    // holds one (a screen that lost its state must not wipe the URL of the entry it is on).
+    if (((!prev || prev.url !== current) && !ours) || (state.request === null && current)) {
+      // The screen follows the URL.
       const fromUrl = searchFromUrl(current) ?? (prev ? FIRST_SEARCH : null);
       if (fromUrl) {
         update({ ...fromUrl, values: { ...fromUrl.request?.searchCriteria }, autoSearched: true });
