@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
-import { ROW_META, type ResultRow, type SearchResponse } from '@sift/shared/contracts';
+import {
+  ROW_META,
+  type PeopleSearchResponse,
+  type ResultRow,
+  type SearchResponse,
+} from '@sift/shared/contracts';
 import {
   AUTHORS_HEADER,
   EMAILS_HEADER,
@@ -114,4 +119,45 @@ it('puts every AUTHOR row, email and identifier of two real exports on exactly o
     `[people] ${evidence.length} AUTHOR rows -> ${people.length} people (${recurring.length} on several rows), ` +
       `${given.size} identifiers, ${suggestions.length} name suggestions`,
   );
+});
+
+it('answers the People search: every person once, found by email, domain or a name typed without accents', async () => {
+  const { people } = groupPeople(rows.map(evidenceOf));
+  const all = await user.json<PeopleSearchResponse>('/file/people/search', { size: 100 });
+  expect(all.totalPeople).toBe(people.length);
+  expect(all.authorRows).toBe(rows.length);
+  // Most rows first: the first page's people are the most frequent authors.
+  const counts = all.people.map((p) => p.rows);
+  expect(counts).toEqual([...counts].sort((a, b) => b - a));
+  expect(all.people[0]!.rows).toBe(Math.max(...people.map((p) => p.refs.length)));
+  expect(all.people[0]!.files.every((f) => f.name.startsWith('wos-savedrecs-'))).toBe(true);
+
+  // By one of a recurring person's emails: that person alone.
+  const recurring = people.find((p) => p.refs.length > 1 && p.emails.length)!;
+  const email = recurring.emails[0]!.email;
+  const byEmail = await user.json<PeopleSearchResponse>('/file/people/search', {
+    query: email.toUpperCase(),
+  });
+  expect(byEmail.people.map((p) => p.emails.map((e) => e.email))).toContainEqual(
+    recurring.emails.map((e) => e.email),
+  );
+  expect(byEmail.people.find((p) => p.emails.some((e) => e.email === email))!.rows).toBe(
+    recurring.refs.length,
+  );
+
+  // By domain: everyone with an email there.
+  const domain = `@${email.split('@')[1]!}`;
+  const byDomain = await user.json<PeopleSearchResponse>('/file/people/search', { query: domain, size: 100 });
+  expect(byDomain.totalPeople).toBe(
+    people.filter((p) => p.emails.some((e) => e.email.endsWith(domain))).length,
+  );
+  expect(byDomain.people.every((p) => p.emails.some((e) => e.email.endsWith(domain)))).toBe(true);
+
+  // A name with accents, typed without them.
+  const accented = people.find((p) => /[\u00c0-\u017f]/.test(p.names[0] ?? ''));
+  expect(accented, 'a person whose name has an accent').toBeDefined();
+  const plain = accented!.names[0]!.normalize('NFD').replace(/\p{M}/gu, '');
+  expect(plain).not.toBe(accented!.names[0]);
+  const byName = await user.json<PeopleSearchResponse>('/file/people/search', { query: plain, size: 100 });
+  expect(byName.people.map((p) => p.name)).toContain(accented!.names[0]);
 });

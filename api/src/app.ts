@@ -37,6 +37,7 @@ import { RecordCache } from './accounts/record-cache.ts';
 import { columnsRoutes } from './search/columns.routes.ts';
 import { loopbackAliasRedirect } from './loopback-alias.ts';
 import { searchRoutes } from './search/search.routes.ts';
+import { PeopleService } from './search/people.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -93,6 +94,11 @@ export function createApp(deps: AppDeps): Express {
   );
   const deletions = new FileDeletions(deps.redis, config.queuePrefix, files, deps.log);
   const search = new SearchService(storage, deps.log, records);
+  const people = new PeopleService(
+    storage,
+    (ownerId) => search.files(ownerId, 'AUTHOR', {}),
+    (ownerId) => search.allFiles(ownerId),
+  );
   const exports = new ExportHistory(
     storage,
     new ExportService(storage, search, scratchDir),
@@ -149,7 +155,7 @@ export function createApp(deps: AppDeps): Express {
   fileRoutes.use(columnsRoutes(search));
   const imports = new LocationImport(config.importLocation, intake, incomingDir, config.maxUploadBytes);
   fileRoutes.use(filesRoutes(files, intake, imports, deletions, incomingDir, config.maxUploadBytes));
-  fileRoutes.use(searchRoutes(search, queries));
+  fileRoutes.use(searchRoutes(search, queries, people));
   fileRoutes.use(exportRoutes(exports));
   api.use('/file', requireActiveOnboarded, fileRoutes);
   api.use('/parallel', requireActiveOnboarded, uploadsRoutes(intake, incomingDir, config.maxUploadBytes));

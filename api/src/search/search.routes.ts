@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { accountOf } from '../auth/middleware.ts';
 import {
   authorSearchRequestSchema,
+  peopleSearchRequestSchema,
+  type PeopleSearchResponse,
   saveQueryRequestSchema,
   searchRequestSchema,
   type SavedQuery,
@@ -9,9 +11,13 @@ import {
 import { parseBody } from '../validation.ts';
 import type { SavedQueries } from './saved-queries.ts';
 import type { SearchService } from './search.service.ts';
+import type { PeopleService } from './people.service.ts';
 
-/** `/api/file/search`, `/api/file/preprocessed/search` and saved queries (`/api/file/queries…`). */
-export function searchRoutes(search: SearchService, queries: SavedQueries): Router {
+/**
+ * `/api/file/search`, `/api/file/preprocessed/search`, `/api/file/people/search` and saved
+ * queries (`/api/file/queries…`).
+ */
+export function searchRoutes(search: SearchService, queries: SavedQueries, people: PeopleService): Router {
   const router = Router();
   router.post('/search', async (req, res) => {
     const request = parseBody(searchRequestSchema, req.body);
@@ -20,6 +26,10 @@ export function searchRoutes(search: SearchService, queries: SavedQueries): Rout
   router.post('/preprocessed/search', async (req, res) => {
     const request = parseBody(authorSearchRequestSchema, req.body);
     res.json(await search.search(accountOf(res).id, 'AUTHOR', request));
+  });
+  router.post('/people/search', async (req, res) => {
+    const request = parseBody(peopleSearchRequestSchema, req.body);
+    res.json((await people.search(accountOf(res).id, request)) satisfies PeopleSearchResponse);
   });
 
   router.get('/queries', async (_req, res) => {

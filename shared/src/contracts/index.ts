@@ -13,3 +13,4 @@ export * from './matching.ts';
 export * from './import-report.ts';
 export * from './export.ts';
 export * from './admin.ts';
+export * from './people.ts';

@@ -1,0 +1,141 @@
+import type { FileRow, Storage } from '@sift/clickhouse';
+import {
+  AUTHORS_HEADER,
+  EMAILS_HEADER,
+  FULL_NAMES_HEADER,
+  ORCIDS_HEADER,
+  RESEARCHER_IDS_HEADER,
+} from '@sift/shared/author-files';
+import { foldText, type PeopleSearchRequest, type PeopleSearchResponse } from '@sift/shared/contracts';
+import { groupPeople, type AuthorEvidence, type Person } from '@sift/shared/people';
+import { HttpError } from '../errors.ts';
+
+/**
+ * Most AUTHOR rows People reads for one answer. People are made on request from the account's
+ * AUTHOR rows for now (issue 35's first steps); past this, the answer is 503 with the reason,
+ * until people are kept up to date by the ingest.
+ */
+export const PEOPLE_MAX_AUTHOR_ROWS = 200_000;
+
+/** The journal headers of Web of Science and Scopus exports, first found first. */
+const JOURNAL_HEADERS = ['Source Title', 'Journal', 'Source title'];
+
+/** A person's rows and the files and journals behind them, beside the person. */
+interface Found {
+  person: Person;
+  fileIds: Set<string>;
+  journals: Map<string, number>;
+  /** Folded text the query is looked for in. */
+  text: string;
+}
+
+/**
+ * People search over one account's PROCESSED AUTHOR files: their rows made into people by
+ * `groupPeople` (a shared email, ORCID or ResearcherID joins rows; a name alone never does),
+ * looked through for the query, most rows first.
+ */
+export class PeopleService {
+  constructor(
+    private readonly storage: Storage,
+    /** The account's PROCESSED AUTHOR files (the search's file list, from the record cache). */
+    private readonly authorFiles: (ownerId: string) => Promise<FileRow[]>,
+    /** Every file record of the account (for the GENERAL files' names). */
+    private readonly allFiles: (ownerId: string) => Promise<FileRow[]>,
+  ) {}
+
+  /**
+   * A page of the account's people matching `request.query` (see peopleSearchRequestSchema).
+   *
+   * @throws HttpError 503 PEOPLE_TOO_MANY_ROWS past PEOPLE_MAX_AUTHOR_ROWS author rows
+   */
+  async search(ownerId: string, request: PeopleSearchRequest): Promise<PeopleSearchResponse> {
+    const files = await this.authorFiles(ownerId);
+    const authorRows = files.reduce((n, f) => n + f.totalRows, 0);
+    if (authorRows > PEOPLE_MAX_AUTHOR_ROWS)
+      throw new HttpError(
+        503,
+        'PEOPLE_TOO_MANY_ROWS',
+        `People are made on request from at most ${PEOPLE_MAX_AUTHOR_ROWS.toLocaleString('en-US')} author rows for now; your files have ${authorRows.toLocaleString('en-US')}. Use the Authors search meanwhile.`,
+      );
+    const names = new Map((await this.allFiles(ownerId)).map((f) => [f.id, f]));
+    const evidence: (AuthorEvidence & { fileId: string; journal: string })[] = [];
+    const headers = [
+      AUTHORS_HEADER,
+      FULL_NAMES_HEADER,
+      EMAILS_HEADER,
+      ORCIDS_HEADER,
+      RESEARCHER_IDS_HEADER,
+      ...JOURNAL_HEADERS,
+    ];
+    for await (const batch of this.storage.rows.scan({ files, criteria: {}, headers })) {
+      for (const hit of batch) {
+        const cell = (h: string) => (hit.cells[h] ?? '').trim();
+        evidence.push({
+          ref: `${hit.fileId}/${hit.sheet}/${hit.rowNumber}`,
+          fileId: hit.fileId,
+          name: cell(FULL_NAMES_HEADER) || cell(AUTHORS_HEADER),
+          emails: cell(EMAILS_HEADER).split(/[;,\s]+/),
+          orcid: cell(ORCIDS_HEADER),
+          researcherId: cell(RESEARCHER_IDS_HEADER),
+          journal: JOURNAL_HEADERS.map(cell).find(Boolean) ?? '',
+        });
+      }
+    }
+    const byRef = new Map(evidence.map((e) => [e.ref, e]));
+    const { people, suggestions } = groupPeople(evidence);
+    const found: Found[] = people.map((person) => {
+      const rows = person.refs.map((ref) => byRef.get(ref)!);
+      const journals = new Map<string, number>();
+      for (const r of rows) if (r.journal) journals.set(r.journal, (journals.get(r.journal) ?? 0) + 1);
+      const text = [
+        ...person.names,
+        ...person.emails.map((e) => e.email),
+        ...person.orcids,
+        ...person.researcherIds,
+        ...journals.keys(),
+      ]
+        .map(foldText)
+        .join('\n');
+      return { person, fileIds: new Set(rows.map((r) => r.fileId)), journals, text };
+    });
+
+    const query = foldText(request.query.trim());
+    const domain = query.startsWith('@') ? query : null;
+    const matching = found
+      .filter(({ person, text }) =>
+        !query ? true : domain ? person.emails.some((e) => e.email.endsWith(domain)) : text.includes(query),
+      )
+      .sort(
+        (a, b) =>
+          b.person.refs.length - a.person.refs.length ||
+          (a.person.names[0] ?? '').localeCompare(b.person.names[0] ?? ''),
+      );
+    const { page, size } = request;
+    const shown = matching.slice(page * size, page * size + size);
+    return {
+      people: shown.map(({ person, fileIds, journals }) => ({
+        name: person.names[0] ?? '',
+        otherNames: person.names.slice(1),
+        emails: person.emails,
+        orcids: person.orcids,
+        researcherIds: person.researcherIds,
+        rows: person.refs.length,
+        files: [...fileIds].map((id) => {
+          const author = names.get(id);
+          const source = author?.sourceFileId ? names.get(author.sourceFileId) : author;
+          return { id: source?.id ?? id, name: source?.originalFilename ?? '' };
+        }),
+        journals: [...journals]
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .slice(0, 3)
+          .map(([j]) => j),
+      })),
+      totalPeople: matching.length,
+      page,
+      size,
+      totalPages: Math.ceil(matching.length / size),
+      authorRows: evidence.length,
+      suggestions: suggestions.length,
+    };
+  }
+}
