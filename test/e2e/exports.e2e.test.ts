@@ -130,6 +130,26 @@ describe('Publisher exports in a browser', () => {
     }
   });
 
+  it('finds a person on People by a name typed without accents, or by the domain of their email', async () => {
+    await app.open('People');
+    const table = page.getByRole('table', { name: 'People' });
+    await table.waitFor();
+    const find = async (text: string) => {
+      await page.getByRole('textbox', { name: 'Find people' }).fill(text);
+      await page.getByRole('textbox', { name: 'Find people' }).press('Enter');
+    };
+    await find('sorensen');
+    await expect.poll(() => table.getByRole('row').count()).toBe(2); // header + 1
+    const person = await table.getByRole('row').nth(1).innerText();
+    expect(person).toContain('Sørensen, Lars');
+    expect(person).toContain('lars.soerensen@ku.dk');
+    await app.screenshot('people-search');
+    await find('@KU.DK');
+    await expect
+      .poll(async () => (await table.getByRole('row').allInnerTexts()).slice(1))
+      .toEqual([expect.stringContaining('lars.soerensen@ku.dk')]);
+  });
+
   it(
     'reads a file again from its import report with the header row chosen there',
     async () => {

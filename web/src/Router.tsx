@@ -10,6 +10,7 @@ import { AuthorsPage } from './pages/Authors.page';
 import { ExportsPage } from './pages/Exports.page';
 import { FilesPage } from './pages/Files.page';
 import { LoginPage } from './pages/Login.page';
+import { PeoplePage } from './pages/People.page';
 import { SearchPage } from './pages/Search.page';
 import { UploadPage } from './pages/Upload.page';
 
@@ -40,6 +41,7 @@ const router = createBrowserRouter([
           { path: '/files', element: <FilesPage /> },
           { path: '/search', element: <SearchPage /> },
           { path: '/authors', element: <AuthorsPage /> },
+          { path: '/people', element: <PeoplePage /> },
           { path: '/upload', element: <UploadPage /> },
           { path: '/exports', element: <ExportsPage /> },
           {

@@ -10,7 +10,7 @@ import type { Download, Locator, Page } from 'playwright-core';
 const UPLOAD_COMPLETE = 'Upload complete! All files processed successfully.';
 
 /** The main navigation's links. */
-export type MainLink = 'Upload' | 'Files' | 'Search' | 'Authors' | 'Exports';
+export type MainLink = 'Upload' | 'Files' | 'Search' | 'Authors' | 'People' | 'Exports';
 
 /** The page's local storage (this tsconfig has no DOM types; the callbacks run in the browser). */
 export interface PageStorage {

@@ -33,6 +33,10 @@ export const queryKeys = {
     all: ['exports'] as const,
     list: () => [...queryKeys.exports.all, 'list'] as const,
   },
+  people: {
+    search: (request: { query: string; page: number; size: number }) =>
+      ['people', 'search', request] as const,
+  },
   admin: {
     all: ['admin'] as const,
     accounts: (params: AdminAccountsParams) => [...queryKeys.admin.all, 'accounts', params] as const,

@@ -12,6 +12,8 @@ export const MAIN_TABS: readonly NavItem[] = [
   { id: 'files', label: 'Files', to: '/files' },
   { id: 'search', label: 'Search', to: '/search' },
   { id: 'authors', label: 'Authors', to: '/authors' },
+  // Beyond the spec (issue 35): one entry per researcher.
+  { id: 'people', label: 'People', to: '/people' },
   { id: 'upload', label: 'Upload', to: '/upload' },
   { id: 'exports', label: 'Exports', to: '/exports' },
 ];

@@ -1,0 +1,2 @@
+/** People: one entry per researcher across the account's author files (issue 35). */
+export { PeopleScreen } from './components/PeopleScreen/PeopleScreen';
