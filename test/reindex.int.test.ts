@@ -7,9 +7,11 @@
  * worker running while both accounts search without a pause: no file is ever missing, not even
  * while its own rows load again (they load beside the old ones, and the record switches over).
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadWorkerConfig, startIngestRuntime, type IngestRuntime } from '@sift/ingest-worker';
-import type { DeletionResult } from '@sift/shared/contracts';
+import type { DeletionResult, FileRecord, SearchResponse, UploadSession } from '@sift/shared/contracts';
 import { searchView, useTwoAccounts, type ApiClient } from './support/sift.ts';
 
 const accounts = useTwoAccounts(['Rhea', 'Index'], { runWorker: false });
@@ -99,4 +101,26 @@ it('answers every search exactly while the files are read again, their own loads
   expect(searches).toBeGreaterThan(5);
   expect(wrong).toEqual([]);
   expect([await searchView(admin), await searchView(other)]).toEqual(before);
+});
+
+it('leaves a file searchable with its rows when its reindex fails for good', async () => {
+  const { sift, admin } = accounts;
+  const [file] = await admin.upload([csv('kept.csv', ['"Keeper, K",kk@x.org,Paper K'])]);
+  expect((await admin.waitForIngest(file!.id)).status).toBe('PROCESSED');
+  const find = () => admin.json<SearchResponse>('/file/search', { searchCriteria: { Authors: 'keeper' } });
+  expect((await find()).totalRecords).toBe(1);
+  // Its stored original no longer reads as a spreadsheet: the reindex of it fails, for good.
+  const stored = (await admin.json<FileRecord[]>('/file/files')).find((f) => f.id === file!.id)!;
+  writeFileSync(path.join(sift.config.dataDir, 'blobs', stored.filename), '\u0000\u0001 not a spreadsheet');
+  expect((await admin.fetch('/admin/reindex-clickhouse', { method: 'POST' })).status).toBe(200);
+  await admin.waitForReindex();
+  // The reindex's session says the file failed.
+  const reindexes = (await admin.json<UploadSession[]>('/upload-tracking/sessions')).filter(
+    (s) => s.sessionName === 'Reindex',
+  );
+  expect(reindexes.some((s) => s.failedFiles === 1)).toBe(true);
+  // Still PROCESSED and found; the other files were read again as usual.
+  expect((await admin.json<FileRecord>(`/file/files/${file!.id}`)).status).toBe('PROCESSED');
+  expect((await find()).totalRecords).toBe(1);
+  expect((await searchView(admin)).general.total).toBe(20_003);
 });

@@ -7,6 +7,7 @@ import {
   type IngestFilePayload,
   type IngestJobName,
 } from '@sift/shared/jobs';
+import { nextRowsId, type Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
@@ -63,6 +64,19 @@ async function failIfProcessing(
 }
 
 /**
+ * A reindex that failed for good leaves its file as it was: PROCESSED, searchable with the rows its
+ * record points at; only what the reindex loaded beside them goes. True when that is the case
+ * (a reindex of a file that is PROCESSED); otherwise the caller fails the file.
+ */
+async function keptOnFailedReindex(storage: Storage, payload: IngestFilePayload): Promise<boolean> {
+  if (!payload.reindex) return false;
+  const file = await storage.files.get(payload.fileId, payload.ownerId);
+  if (file?.status !== 'PROCESSED') return false;
+  await storage.rows.deleteFiles([nextRowsId(file)]);
+  return true;
+}
+
+/**
  * The job's checkpoints (BullMQ's step-job pattern): the GENERAL file's publication, kept in the
  * job's data under `checkpoint`, so a retry or a job taken over from a dead worker resumes there.
  */
@@ -110,7 +124,8 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (unrecoverable || lastAttempt) {
           const message = unrecoverable ? e.message : serverFailureMessage(e);
-          await failFile(options.storage, payload, message);
+          if (!(await keptOnFailedReindex(options.storage, payload)))
+            await failFile(options.storage, payload, message);
           await sink.failed(message);
         } else {
           await sink.retrying();
