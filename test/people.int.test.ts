@@ -21,6 +21,7 @@ import {
   RESEARCHER_IDS_HEADER,
 } from '@sift/shared/author-files';
 import { groupPeople, normalOrcid, normalResearcherId, type AuthorEvidence } from '@sift/shared/people';
+import { parseCsv } from './support/csv.ts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
 
@@ -160,4 +161,33 @@ it('answers the People search: every person once, found by email, domain or a na
   expect(plain).not.toBe(accented!.names[0]);
   const byName = await user.json<PeopleSearchResponse>('/file/people/search', { query: plain, size: 100 });
   expect(byName.people.map((p) => p.name)).toContain(accented!.names[0]);
+});
+
+it('exports the contact list of the people found: one row per person, the email on most entries first', async () => {
+  const { people } = groupPeople(rows.map(evidenceOf));
+  const recurring = people.find((p) => p.emails.length > 1) ?? people.find((p) => p.emails.length)!;
+  const domain = `@${recurring.emails[0]!.email.split('@')[1]!}`;
+  const res = await user.fetch(`/file/people/contacts?query=${encodeURIComponent(domain)}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-disposition')).toMatch(/people-contacts-\d{4}-\d{2}-\d{2}\.csv/);
+  const [header, ...lines] = await parseCsv(await res.text());
+  expect(header).toEqual([
+    'Name',
+    'Email',
+    'Other Emails',
+    'ORCID',
+    'ResearcherID',
+    'Entries',
+    'Last Year',
+    'Journals',
+    'Files',
+  ]);
+  const found = people.filter((p) => p.emails.some((e) => e.email.endsWith(domain)));
+  expect(lines).toHaveLength(found.length);
+  // Each person once, with the email on most of their entries as the one to write to.
+  expect(new Set(lines.map((l) => l[1])).size).toBe(lines.length);
+  const line = lines.find((l) => l[1] === recurring.emails[0]!.email)!;
+  expect(line[2]!.split('; ').filter(Boolean)).toEqual(recurring.emails.slice(1).map((e) => e.email));
+  expect(Number(line[5])).toBe(recurring.refs.length);
+  expect(line[6]).toMatch(/^(19|20)\d\d$/);
 });

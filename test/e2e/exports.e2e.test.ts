@@ -4,11 +4,12 @@
  * then found in the Authors search, beside the author it belongs to. The same record uploaded again
  * is one search result until every copy is asked for.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../support/csv.ts';
 import { SiftApp } from './support/app.ts';
 import { INGEST_TIMEOUT_MS, openBrowserSession, type BrowserSession } from './support/session.ts';
 
@@ -144,6 +145,15 @@ describe('Publisher exports in a browser', () => {
     expect(person).toContain('Sørensen, Lars');
     expect(person).toContain('lars.soerensen@ku.dk');
     await app.screenshot('people-search');
+    // The contact list of who was found: one row for him.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export contacts (CSV)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^people-contacts-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header, ...contacts] = await parseCsv(readFileSync((await download.path())!, 'utf8'));
+    expect(header!.slice(0, 2)).toEqual(['Name', 'Email']);
+    expect(contacts.map((c) => c.slice(0, 2))).toEqual([['Sørensen, Lars', 'lars.soerensen@ku.dk']]);
     await find('@KU.DK');
     await expect
       .poll(async () => (await table.getByRole('row').allInnerTexts()).slice(1))

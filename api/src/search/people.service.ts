@@ -1,3 +1,6 @@
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { format as csvFormat } from 'fast-csv';
 import type { FileRow, Storage } from '@sift/clickhouse';
 import {
   AUTHORS_HEADER,
@@ -6,7 +9,13 @@ import {
   ORCIDS_HEADER,
   RESEARCHER_IDS_HEADER,
 } from '@sift/shared/author-files';
-import { foldText, type PeopleSearchRequest, type PeopleSearchResponse } from '@sift/shared/contracts';
+import {
+  foldText,
+  type PeopleSearchRequest,
+  type PeopleSearchResponse,
+  type PersonSummary,
+} from '@sift/shared/contracts';
+import { neutralise } from '@sift/shared/csv-injection';
 import { groupPeople, type AuthorEvidence, type Person } from '@sift/shared/people';
 import { HttpError } from '../errors.ts';
 
@@ -19,6 +28,11 @@ export const PEOPLE_MAX_AUTHOR_ROWS = 200_000;
 
 /** The journal headers of Web of Science and Scopus exports, first found first. */
 const JOURNAL_HEADERS = ['Source Title', 'Journal', 'Source title'];
+/** The publication year headers of Web of Science and Scopus exports, first found first. */
+const YEAR_HEADERS = ['Publication Year', 'Year'];
+
+/** One AUTHOR row as the People search reads it. */
+type Evidence = AuthorEvidence & { fileId: string; journal: string; year: number };
 
 /** A person's rows and the files and journals behind them, beside the person. */
 interface Found {
@@ -27,6 +41,8 @@ interface Found {
   journals: Map<string, number>;
   /** Folded text the query is looked for in. */
   text: string;
+  /** The year of their latest paper (0: none given). */
+  lastYear: number;
 }
 
 /**
@@ -49,6 +65,63 @@ export class PeopleService {
    * @throws HttpError 503 PEOPLE_TOO_MANY_ROWS past PEOPLE_MAX_AUTHOR_ROWS author rows
    */
   async search(ownerId: string, request: PeopleSearchRequest): Promise<PeopleSearchResponse> {
+    const { matching, files, authorRows, suggestions } = await this.#find(ownerId, request.query);
+    const { page, size } = request;
+    return {
+      people: matching.slice(page * size, page * size + size).map((f) => summaryOf(f, files)),
+      totalPeople: matching.length,
+      page,
+      size,
+      totalPages: Math.ceil(matching.length / size),
+      authorRows,
+      suggestions,
+    };
+  }
+
+  /**
+   * The contact list of the people matching `query`, one row per person, as CSV (UTF-8 with a BOM,
+   * formula-safe: see neutralise) to `out`: Name, Email (the one on most entries: the one to write
+   * to), Other Emails, ORCID, ResearcherID, Entries, Last Year, Journals, Files.
+   *
+   * @returns how many people were written
+   * @throws HttpError 503 PEOPLE_TOO_MANY_ROWS past PEOPLE_MAX_AUTHOR_ROWS author rows
+   */
+  async writeContacts(ownerId: string, query: string, out: Writable): Promise<number> {
+    const { matching, files } = await this.#find(ownerId, query);
+    const rows = matching.map((found) => {
+      const p = summaryOf(found, files);
+      return [
+        p.name,
+        p.emails[0]?.email ?? '',
+        p.emails
+          .slice(1)
+          .map((e) => e.email)
+          .join('; '),
+        p.orcids.join('; '),
+        p.researcherIds.join('; '),
+        String(p.rows),
+        found.lastYear ? String(found.lastYear) : '',
+        p.journals.join('; '),
+        p.files.map((f) => f.name).join('; '),
+      ].map(neutralise);
+    });
+    const header = [
+      'Name',
+      'Email',
+      'Other Emails',
+      'ORCID',
+      'ResearcherID',
+      'Entries',
+      'Last Year',
+      'Journals',
+      'Files',
+    ];
+    await pipeline(Readable.from([header, ...rows]), csvFormat<string[], string[]>({ writeBOM: true }), out);
+    return rows.length;
+  }
+
+  /** The account's people matching `query`, most rows first, and what they were made of. */
+  async #find(ownerId: string, query: string) {
     const files = await this.authorFiles(ownerId);
     const authorRows = files.reduce((n, f) => n + f.totalRows, 0);
     if (authorRows > PEOPLE_MAX_AUTHOR_ROWS)
@@ -57,8 +130,8 @@ export class PeopleService {
         'PEOPLE_TOO_MANY_ROWS',
         `People are made on request from at most ${PEOPLE_MAX_AUTHOR_ROWS.toLocaleString('en-US')} author rows for now; your files have ${authorRows.toLocaleString('en-US')}. Use the Authors search meanwhile.`,
       );
-    const names = new Map((await this.allFiles(ownerId)).map((f) => [f.id, f]));
-    const evidence: (AuthorEvidence & { fileId: string; journal: string })[] = [];
+    const records = new Map((await this.allFiles(ownerId)).map((f) => [f.id, f]));
+    const evidence: Evidence[] = [];
     const headers = [
       AUTHORS_HEADER,
       FULL_NAMES_HEADER,
@@ -66,10 +139,12 @@ export class PeopleService {
       ORCIDS_HEADER,
       RESEARCHER_IDS_HEADER,
       ...JOURNAL_HEADERS,
+      ...YEAR_HEADERS,
     ];
     for await (const batch of this.storage.rows.scan({ files, criteria: {}, headers })) {
       for (const hit of batch) {
         const cell = (h: string) => (hit.cells[h] ?? '').trim();
+        const year = Number(/\b(19|20)\d\d\b/.exec(YEAR_HEADERS.map(cell).find(Boolean) ?? '')?.[0] ?? 0);
         evidence.push({
           ref: `${hit.fileId}/${hit.sheet}/${hit.rowNumber}`,
           fileId: hit.fileId,
@@ -78,6 +153,7 @@ export class PeopleService {
           orcid: cell(ORCIDS_HEADER),
           researcherId: cell(RESEARCHER_IDS_HEADER),
           journal: JOURNAL_HEADERS.map(cell).find(Boolean) ?? '',
+          year,
         });
       }
     }
@@ -96,46 +172,41 @@ export class PeopleService {
       ]
         .map(foldText)
         .join('\n');
-      return { person, fileIds: new Set(rows.map((r) => r.fileId)), journals, text };
+      const lastYear = Math.max(0, ...rows.map((r) => r.year));
+      return { person, fileIds: new Set(rows.map((r) => r.fileId)), journals, text, lastYear };
     });
-
-    const query = foldText(request.query.trim());
-    const domain = query.startsWith('@') ? query : null;
+    const folded = foldText(query.trim());
+    const domain = folded.startsWith('@') ? folded : null;
     const matching = found
       .filter(({ person, text }) =>
-        !query ? true : domain ? person.emails.some((e) => e.email.endsWith(domain)) : text.includes(query),
+        !folded ? true : domain ? person.emails.some((e) => e.email.endsWith(domain)) : text.includes(folded),
       )
       .sort(
         (a, b) =>
           b.person.refs.length - a.person.refs.length ||
           (a.person.names[0] ?? '').localeCompare(b.person.names[0] ?? ''),
       );
-    const { page, size } = request;
-    const shown = matching.slice(page * size, page * size + size);
-    return {
-      people: shown.map(({ person, fileIds, journals }) => ({
-        name: person.names[0] ?? '',
-        otherNames: person.names.slice(1),
-        emails: person.emails,
-        orcids: person.orcids,
-        researcherIds: person.researcherIds,
-        rows: person.refs.length,
-        files: [...fileIds].map((id) => {
-          const author = names.get(id);
-          const source = author?.sourceFileId ? names.get(author.sourceFileId) : author;
-          return { id: source?.id ?? id, name: source?.originalFilename ?? '' };
-        }),
-        journals: [...journals]
-          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-          .slice(0, 3)
-          .map(([j]) => j),
-      })),
-      totalPeople: matching.length,
-      page,
-      size,
-      totalPages: Math.ceil(matching.length / size),
-      authorRows: evidence.length,
-      suggestions: suggestions.length,
-    };
+    return { matching, files: records, authorRows: evidence.length, suggestions: suggestions.length };
   }
+}
+
+/** A person as the People search lists them (see PersonSummary). */
+function summaryOf({ person, fileIds, journals }: Found, records: Map<string, FileRow>): PersonSummary {
+  return {
+    name: person.names[0] ?? '',
+    otherNames: person.names.slice(1),
+    emails: person.emails,
+    orcids: person.orcids,
+    researcherIds: person.researcherIds,
+    rows: person.refs.length,
+    files: [...fileIds].map((id) => {
+      const author = records.get(id);
+      const source = author?.sourceFileId ? records.get(author.sourceFileId) : author;
+      return { id: source?.id ?? id, name: source?.originalFilename ?? '' };
+    }),
+    journals: [...journals]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 3)
+      .map(([j]) => j),
+  };
 }

@@ -1,7 +1,8 @@
 /** Server state of the People screen. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { PeopleSearchResponse } from '@sift/shared/contracts';
-import { apiRequest } from '../../api/client';
+import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
+import { saveBlob } from '../../ui/download';
 import { queryKeys } from '../../api/queryKeys';
 
 /** `POST /api/file/people/search`: a page of the account's people matching `query` (kept while the next loads). */
@@ -13,4 +14,13 @@ export function usePeopleSearch(request: { query: string; page: number; size: nu
     placeholderData: keepPreviousData,
     retry: false,
   });
+}
+
+/** `GET /api/file/people/contacts?query=`: the contact list (one row per person, CSV), saved under the server's name. */
+export async function downloadPeopleContacts(query: string): Promise<void> {
+  const { blob, filename } = await apiBlobRequest('/file/people/contacts', {
+    query: { query },
+    timeoutMs: EXPORT_TIMEOUT_MS,
+  });
+  saveBlob(blob, filename ?? 'people-contacts.csv');
 }

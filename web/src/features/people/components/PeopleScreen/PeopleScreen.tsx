@@ -3,7 +3,8 @@ import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInp
 import { errorMessage } from '../../../../api/client';
 import { PageHeader } from '../../../../components/PageHeader/PageHeader';
 import { Pager } from '../../../../components/Pager/Pager';
-import { usePeopleSearch } from '../../api';
+import { notify } from '../../../../ui/notify';
+import { downloadPeopleContacts, usePeopleSearch } from '../../api';
 
 /** People a page shows. */
 const PAGE_SIZE = 20;
@@ -20,6 +21,17 @@ export function PeopleScreen() {
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
+  const [exporting, setExporting] = useState(false);
+  const exportContacts = async () => {
+    setExporting(true);
+    try {
+      await downloadPeopleContacts(query);
+    } catch (error) {
+      notify.error(`Contacts export failed: ${errorMessage(error, 'Unknown error')}`);
+    } finally {
+      setExporting(false);
+    }
+  };
   const people = usePeopleSearch({ query, page, size: PAGE_SIZE });
   const data = people.data;
   const submit = (event: FormEvent) => {
@@ -45,6 +57,15 @@ export function PeopleScreen() {
             />
             <Button type="submit" loading={people.isFetching}>
               Search
+            </Button>
+            <Button
+              variant="light"
+              onClick={() => void exportContacts()}
+              loading={exporting}
+              disabled={!data || data.totalPeople === 0}
+              title="One row per person found: name, the email to write to, other emails, identifiers, entries, last year, journals, files"
+            >
+              Export contacts (CSV)
             </Button>
           </Group>
         </form>
