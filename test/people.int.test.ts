@@ -5,6 +5,7 @@
  * exactly one person, every row on one person, and people recur: rows are joined.
  */
 import { readFileSync } from 'node:fs';
+import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSift } from '@sift/api';
 import {
@@ -193,4 +194,19 @@ it('exports the contact list of the people found: one row per person, the email 
   expect(line[2]!.split('; ').filter(Boolean)).toEqual(recurring.emails.slice(1).map((e) => e.email));
   expect(Number(line[5])).toBe(recurring.refs.length);
   expect(line[6]).toMatch(/^(19|20)\d\d$/);
+});
+
+it('exports the same contact list as XLSX, values exact', async () => {
+  // Everyone (no query).
+  const csvRes = await user.fetch('/file/people/contacts');
+  const xlsxRes = await user.fetch('/file/people/contacts?format=XLSX');
+  expect(xlsxRes.status).toBe(200);
+  expect(xlsxRes.headers.get('content-type')).toMatch(/spreadsheetml\.sheet/);
+  expect(xlsxRes.headers.get('content-disposition')).toMatch(/people-contacts-\d{4}-\d{2}-\d{2}\.xlsx/);
+  const book = XLSX.read(new Uint8Array(await xlsxRes.arrayBuffer()), { type: 'array' });
+  const sheet = book.Sheets[book.SheetNames[0]!]!;
+  const cells = XLSX.utils.sheet_to_json<string[]>(sheet, { header: 1, raw: false, defval: '' });
+  // The same rows as the CSV (which neutralises a leading = + - @; none of these cells has one).
+  expect(cells).toEqual(await parseCsv(await csvRes.text()));
+  expect(cells.length).toBeGreaterThan(100);
 });

@@ -38,6 +38,7 @@ import { columnsRoutes } from './search/columns.routes.ts';
 import { loopbackAliasRedirect } from './loopback-alias.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { PeopleService } from './search/people.service.ts';
+import { peopleContactsRoutes } from './export/people-contacts.ts';
 
 export interface AppDeps {
   config: Config;
@@ -157,6 +158,7 @@ export function createApp(deps: AppDeps): Express {
   fileRoutes.use(filesRoutes(files, intake, imports, deletions, incomingDir, config.maxUploadBytes));
   fileRoutes.use(searchRoutes(search, queries, people));
   fileRoutes.use(exportRoutes(exports));
+  fileRoutes.use(peopleContactsRoutes(people));
   api.use('/file', requireActiveOnboarded, fileRoutes);
   api.use('/parallel', requireActiveOnboarded, uploadsRoutes(intake, incomingDir, config.maxUploadBytes));
   api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(intake));

@@ -1,6 +1,3 @@
-import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { format as csvFormat } from 'fast-csv';
 import type { FileRow, Storage } from '@sift/clickhouse';
 import {
   AUTHORS_HEADER,
@@ -15,7 +12,6 @@ import {
   type PeopleSearchResponse,
   type PersonSummary,
 } from '@sift/shared/contracts';
-import { neutralise } from '@sift/shared/csv-injection';
 import { groupPeople, type AuthorEvidence, type Person } from '@sift/shared/people';
 import { HttpError } from '../errors.ts';
 
@@ -79,14 +75,13 @@ export class PeopleService {
   }
 
   /**
-   * The contact list of the people matching `query`, one row per person, as CSV (UTF-8 with a BOM,
-   * formula-safe: see neutralise) to `out`: Name, Email (the one on most entries: the one to write
-   * to), Other Emails, ORCID, ResearcherID, Entries, Last Year, Journals, Files.
+   * The contact list of the people matching `query`, one row per person, most entries first:
+   * Name, Email (the one on most entries: the one to write to), Other Emails, ORCID, ResearcherID,
+   * Entries, Last Year, Journals, Files. Values as they are (the export writes them safely).
    *
-   * @returns how many people were written
    * @throws HttpError 503 PEOPLE_TOO_MANY_ROWS past PEOPLE_MAX_AUTHOR_ROWS author rows
    */
-  async writeContacts(ownerId: string, query: string, out: Writable): Promise<number> {
+  async contacts(ownerId: string, query: string): Promise<{ header: string[]; rows: string[][] }> {
     const { matching, files } = await this.#find(ownerId, query);
     const rows = matching.map((found) => {
       const p = summaryOf(found, files);
@@ -103,7 +98,7 @@ export class PeopleService {
         found.lastYear ? String(found.lastYear) : '',
         p.journals.join('; '),
         p.files.map((f) => f.name).join('; '),
-      ].map(neutralise);
+      ];
     });
     const header = [
       'Name',
@@ -116,8 +111,7 @@ export class PeopleService {
       'Journals',
       'Files',
     ];
-    await pipeline(Readable.from([header, ...rows]), csvFormat<string[], string[]>({ writeBOM: true }), out);
-    return rows.length;
+    return { header, rows };
   }
 
   /** The account's people matching `query`, most rows first, and what they were made of. */

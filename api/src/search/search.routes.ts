@@ -31,15 +31,6 @@ export function searchRoutes(search: SearchService, queries: SavedQueries, peopl
     const request = parseBody(peopleSearchRequestSchema, req.body);
     res.json((await people.search(accountOf(res).id, request)) satisfies PeopleSearchResponse);
   });
-  // The contact list of the people a query finds: one row per person, CSV.
-  router.get('/people/contacts', async (req, res) => {
-    const { query } = parseBody(peopleSearchRequestSchema, {
-      query: typeof req.query.query === 'string' ? req.query.query : '',
-    });
-    res.attachment(`people-contacts-${new Date().toISOString().slice(0, 10)}.csv`);
-    res.type('text/csv; charset=utf-8');
-    await people.writeContacts(accountOf(res).id, query, res);
-  });
 
   router.get('/queries', async (_req, res) => {
     res.json((await queries.list(accountOf(res).id)) satisfies SavedQuery[]);

@@ -16,11 +16,14 @@ export function usePeopleSearch(request: { query: string; page: number; size: nu
   });
 }
 
-/** `GET /api/file/people/contacts?query=`: the contact list (one row per person, CSV), saved under the server's name. */
-export async function downloadPeopleContacts(query: string): Promise<void> {
+/**
+ * `GET /api/file/people/contacts?query=&format=`: the contact list (one row per person, CSV or
+ * XLSX), saved under the server's name.
+ */
+export async function downloadPeopleContacts(query: string, format: 'CSV' | 'XLSX'): Promise<void> {
   const { blob, filename } = await apiBlobRequest('/file/people/contacts', {
-    query: { query },
+    query: { query, format },
     timeoutMs: EXPORT_TIMEOUT_MS,
   });
-  saveBlob(blob, filename ?? 'people-contacts.csv');
+  saveBlob(blob, filename ?? `people-contacts.${format.toLowerCase()}`);
 }

@@ -21,15 +21,15 @@ export function PeopleScreen() {
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
-  const [exporting, setExporting] = useState(false);
-  const exportContacts = async () => {
-    setExporting(true);
+  const [exporting, setExporting] = useState<'CSV' | 'XLSX' | null>(null);
+  const exportContacts = async (format: 'CSV' | 'XLSX') => {
+    setExporting(format);
     try {
-      await downloadPeopleContacts(query);
+      await downloadPeopleContacts(query, format);
     } catch (error) {
       notify.error(`Contacts export failed: ${errorMessage(error, 'Unknown error')}`);
     } finally {
-      setExporting(false);
+      setExporting(null);
     }
   };
   const people = usePeopleSearch({ query, page, size: PAGE_SIZE });
@@ -58,15 +58,18 @@ export function PeopleScreen() {
             <Button type="submit" loading={people.isFetching}>
               Search
             </Button>
-            <Button
-              variant="light"
-              onClick={() => void exportContacts()}
-              loading={exporting}
-              disabled={!data || data.totalPeople === 0}
-              title="One row per person found: name, the email to write to, other emails, identifiers, entries, last year, journals, files"
-            >
-              Export contacts (CSV)
-            </Button>
+            {(['CSV', 'XLSX'] as const).map((format) => (
+              <Button
+                key={format}
+                variant="light"
+                onClick={() => void exportContacts(format)}
+                loading={exporting === format}
+                disabled={!data || data.totalPeople === 0 || exporting !== null}
+                title="One row per person found: name, the email to write to, other emails, identifiers, entries, last year, journals, files"
+              >
+                Export contacts ({format})
+              </Button>
+            ))}
           </Group>
         </form>
       </Paper>
