@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 import { decodeJwtPayload } from '../../auth/jwt';
@@ -57,8 +58,12 @@ export function useKeptColumnWidths(): {
 } {
   const user = useUserKey();
   const keep = useColumnWidthsStore((s) => s.keep);
-  return {
-    read: () => useColumnWidthsStore.getState().byUser[user] ?? {},
-    keep: (widths) => keep(user, widths),
-  };
+  // The same object while the person is: the grid's effect that keeps widths depends on it.
+  return useMemo(
+    () => ({
+      read: () => useColumnWidthsStore.getState().byUser[user] ?? {},
+      keep: (widths: Readonly<Record<string, number>>) => keep(user, widths),
+    }),
+    [user, keep],
+  );
 }

@@ -24,7 +24,7 @@ describe('resultColumns', () => {
     ]);
     expect(resultColumns(visible, rows, { Email: 'dk' }, { showEmpty: true })).toEqual({
       shown: ['Email', 'Title', 'Authors', 'Abstract', 'Notes', 'Year'],
-      empty: [],
+      empty: ['Abstract', 'Notes', 'Year'],
     });
   });
 

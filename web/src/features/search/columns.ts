@@ -42,7 +42,10 @@ export function visibleColumns(columns: readonly string[], hidden: ReadonlySet<s
 export interface ResultColumns {
   /** The columns to draw, in order. */
   shown: string[];
-  /** Visible columns left out because no row of the page has a value in them. */
+  /**
+   * Visible columns no row of the page has a value in (searched and sorted-by ones aside): left out
+   * of `shown` unless `showEmpty`.
+   */
   empty: string[];
 }
 
@@ -71,7 +74,8 @@ export function resultColumns(
       const value = row[column];
       return value !== undefined && value !== null && String(value).trim() !== '';
     });
-  const empty = options.showEmpty ? [] : ordered.filter((c) => !leading.includes(c) && !hasValue(c));
+  const empty = ordered.filter((c) => !leading.includes(c) && !hasValue(c));
+  if (options.showEmpty) return { shown: ordered, empty };
   const left = new Set(empty);
   return { shown: ordered.filter((c) => !left.has(c)), empty };
 }

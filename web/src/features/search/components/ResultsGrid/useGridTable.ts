@@ -49,7 +49,7 @@ export function useGridTable(columns: readonly string[], rows: readonly ResultRo
       return { id, header, size: widths[id] ?? fitted, minSize: MIN_WIDTH, maxSize: MAX_WIDTH };
     });
     // Fitted to a new page's rows or columns; kept widths are read then, not on every drag.
-  }, [columns, rows, withSource]);
+  }, [columns, rows, withSource, kept]);
   const pinnedId = columnDefs[0]?.id;
   const table = useTable(
     {

@@ -184,9 +184,7 @@ function RowsPage({
     () => resultColumns(columns, data.data, terms ?? {}, { sortBy: sort?.column, showEmpty }),
     [columns, data.data, terms, sort?.column, showEmpty],
   );
-  const emptyCount = showEmpty
-    ? columns.length - resultColumns(columns, data.data, {}).shown.length
-    : empty.length;
+  const emptyCount = empty.length;
   return (
     <Stack gap="sm">
       <SearchPager
