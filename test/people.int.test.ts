@@ -15,13 +15,12 @@ import {
   type SearchResponse,
 } from '@sift/shared/contracts';
 import {
-  AUTHORS_HEADER,
-  EMAILS_HEADER,
-  FULL_NAMES_HEADER,
-  ORCIDS_HEADER,
-  RESEARCHER_IDS_HEADER,
-} from '@sift/shared/author-files';
-import { groupPeople, normalOrcid, normalResearcherId, type AuthorEvidence } from '@sift/shared/people';
+  authorRowEvidence,
+  groupPeople,
+  normalOrcid,
+  normalResearcherId,
+  type AuthorEvidence,
+} from '@sift/shared/people';
 import { parseCsv } from './support/csv.ts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
@@ -48,17 +47,12 @@ afterAll(async () => {
   await sift?.close();
 });
 
-const cell = (row: ResultRow, header: string) => String(row[header] ?? '').trim();
-
-/** An AUTHOR row as people are made of it. */
+/** An AUTHOR row as people are made of it (the rule's own reading of its cells). */
 function evidenceOf(row: ResultRow): AuthorEvidence {
+  const ref = `${String(row[ROW_META.fileId])}/${String(row[ROW_META.sheet])}/${String(row[ROW_META.rowNumber])}`;
   return {
-    ref: `${String(row[ROW_META.fileId])}/${String(row[ROW_META.sheet])}/${String(row[ROW_META.rowNumber])}`,
-    name: cell(row, FULL_NAMES_HEADER) || cell(row, AUTHORS_HEADER),
-    emails: cell(row, EMAILS_HEADER).split(/[;,\s]+/),
-    orcid: cell(row, ORCIDS_HEADER),
-    researcherId: cell(row, RESEARCHER_IDS_HEADER),
-    journal: cell(row, 'Source Title'),
+    ...authorRowEvidence(ref, (header) => String(row[header] ?? '').trim()),
+    journal: String(row['Source Title'] ?? '').trim(),
   };
 }
 

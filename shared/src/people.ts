@@ -9,6 +9,13 @@
  * with the evidence (co-authors, affiliations, journals they share), for a person to confirm or
  * keep apart.
  */
+import {
+  AUTHORS_HEADER,
+  EMAILS_HEADER,
+  FULL_NAMES_HEADER,
+  ORCIDS_HEADER,
+  RESEARCHER_IDS_HEADER,
+} from './author-files.ts';
 import { foldText } from './contracts/matching.ts';
 
 /** One AUTHOR row as people are made of it. */
@@ -29,6 +36,33 @@ export interface AuthorEvidence {
   affiliations?: readonly string[];
   /** The record's journal or source title (evidence for a suggestion only). */
   journal?: string;
+}
+
+/** The AUTHOR row headers people are made of (see authorRowEvidence). */
+export const PEOPLE_HEADERS: readonly string[] = [
+  AUTHORS_HEADER,
+  FULL_NAMES_HEADER,
+  EMAILS_HEADER,
+  ORCIDS_HEADER,
+  RESEARCHER_IDS_HEADER,
+];
+
+/**
+ * An AUTHOR row as people are made of it, from its cells (`cell(header)`, trimmed): its name is
+ * its full name (Author Full Names), else its author (Authors); its emails are Email Addresses
+ * cut at `;`, `,` and spaces; its ORCID and ResearcherID are the ORCIDs and Researcher Ids cells.
+ *
+ * @param ref - which row it is (see AuthorEvidence.ref)
+ * @param cell - the row's value of a header, trimmed ('' without one)
+ */
+export function authorRowEvidence(ref: string, cell: (header: string) => string): AuthorEvidence {
+  return {
+    ref,
+    name: cell(FULL_NAMES_HEADER) || cell(AUTHORS_HEADER),
+    emails: cell(EMAILS_HEADER).split(/[;,\s]+/),
+    orcid: cell(ORCIDS_HEADER),
+    researcherId: cell(RESEARCHER_IDS_HEADER),
+  };
 }
 
 /** A person: the rows joined by a shared identifier, and what they say about the researcher. */

@@ -1,18 +1,17 @@
 import type { FileRow, Storage } from '@sift/clickhouse';
 import {
-  AUTHORS_HEADER,
-  EMAILS_HEADER,
-  FULL_NAMES_HEADER,
-  ORCIDS_HEADER,
-  RESEARCHER_IDS_HEADER,
-} from '@sift/shared/author-files';
-import {
   foldText,
   type PeopleSearchRequest,
   type PeopleSearchResponse,
   type PersonSummary,
 } from '@sift/shared/contracts';
-import { groupPeople, type AuthorEvidence, type Person } from '@sift/shared/people';
+import {
+  authorRowEvidence,
+  groupPeople,
+  PEOPLE_HEADERS,
+  type AuthorEvidence,
+  type Person,
+} from '@sift/shared/people';
 import { HttpError } from '../errors.ts';
 
 /**
@@ -126,26 +125,14 @@ export class PeopleService {
       );
     const records = new Map((await this.allFiles(ownerId)).map((f) => [f.id, f]));
     const evidence: Evidence[] = [];
-    const headers = [
-      AUTHORS_HEADER,
-      FULL_NAMES_HEADER,
-      EMAILS_HEADER,
-      ORCIDS_HEADER,
-      RESEARCHER_IDS_HEADER,
-      ...JOURNAL_HEADERS,
-      ...YEAR_HEADERS,
-    ];
+    const headers = [...PEOPLE_HEADERS, ...JOURNAL_HEADERS, ...YEAR_HEADERS];
     for await (const batch of this.storage.rows.scan({ files, criteria: {}, headers })) {
       for (const hit of batch) {
         const cell = (h: string) => (hit.cells[h] ?? '').trim();
         const year = Number(/\b(19|20)\d\d\b/.exec(YEAR_HEADERS.map(cell).find(Boolean) ?? '')?.[0] ?? 0);
         evidence.push({
-          ref: `${hit.fileId}/${hit.sheet}/${hit.rowNumber}`,
+          ...authorRowEvidence(`${hit.fileId}/${hit.sheet}/${hit.rowNumber}`, cell),
           fileId: hit.fileId,
-          name: cell(FULL_NAMES_HEADER) || cell(AUTHORS_HEADER),
-          emails: cell(EMAILS_HEADER).split(/[;,\s]+/),
-          orcid: cell(ORCIDS_HEADER),
-          researcherId: cell(RESEARCHER_IDS_HEADER),
           journal: JOURNAL_HEADERS.map(cell).find(Boolean) ?? '',
           year,
         });
