@@ -1,6 +1,6 @@
 /**
- * Contact exports (Admin): `GET /admin/export/contacts/emails` and `/full` list the
- * distinct author contacts of every AUTHOR file, installation-wide. The emails are checked against
+ * Contact exports (Admin): `GET /admin/export/contacts/emails` and `/full` list every account's
+ * people (issue 35), one row per person, installation-wide. The emails are checked against
  * the Web of Science fixture read independently with SheetJS (every email of every record, none
  * dropped), names and source files against the pairing, cells against formula injection.
  */
@@ -64,32 +64,48 @@ function fixtureEmails(): Set<string> {
   );
 }
 
-it('exports every distinct email once, sorted, from all AUTHOR files', async () => {
+it('exports one row per person with an email, every email of all AUTHOR files once', async () => {
   const res = await admin.fetch('/admin/export/contacts/emails');
   expect(res.headers.get('content-disposition')).toMatch(
     /^attachment; filename="?contacts-emails-\d{4}-\d\d-\d\d\.csv"?$/,
   );
   const [header, ...rows] = await csv(res);
-  expect(header).toEqual(['Email']);
-  const emails = rows.map((r) => r[0]!);
+  expect(header).toEqual(['Email', 'Other Emails']);
+  const emails = rows.flatMap((r) => [r[0]!, ...r[1]!.split('; ').filter(Boolean)]).sort();
   const expected = [...fixtureEmails(), 'hyper@evil.example', 'jkim@uni.edu'].sort();
   expect(expected.length).toBeGreaterThan(200);
   expect(emails).toEqual(expected);
+  // One row per person: fewer rows than emails where a person gave two.
+  expect(rows.every((r) => r[0]!.includes('@'))).toBe(true);
+  expect(rows.length).toBeLessThanOrEqual(expected.length);
 });
 
-it('exports names and source files with each email, neutralising formulas', async () => {
+it('exports every person with names, identifiers, entries and source files, neutralising formulas', async () => {
   const [header, ...rows] = await csv(await admin.fetch('/admin/export/contacts/full'));
-  expect(header).toEqual(['Name', 'Email', 'Source Files']);
-  const byEmail = new Map(rows.map((r) => [r[1]!, r]));
-  expect(byEmail.size).toBe(rows.length);
+  expect(header).toEqual([
+    'Name',
+    'Email',
+    'Other Emails',
+    'ORCID',
+    'ResearcherID',
+    'Affiliation',
+    'Country',
+    'Entries',
+    'Last Year',
+    'Journals',
+    'Files',
+    'Account',
+  ]);
+  const byEmail = new Map(rows.filter((r) => r[1]).map((r) => [r[1]!, r]));
+  expect(byEmail.size).toBe(rows.filter((r) => r[1]).length);
   // In the fixture `Liao, WJ; Lu, XZ; Fei, YF; Gu, Y; Huang, YL || luxz@tsinghua.edu.cn`: paired
   // by name with the second author (the full name comes from Author Full Names), not the first.
-  expect(byEmail.get('luxz@tsinghua.edu.cn')).toEqual([
-    expect.stringMatching(/^Lu, X/),
-    'luxz@tsinghua.edu.cn',
-    'savedrecs.xls',
-  ]);
-  expect(byEmail.get('jkim@uni.edu')).toEqual(['Kim, J', 'jkim@uni.edu', 'team.csv']);
+  const lu = byEmail.get('luxz@tsinghua.edu.cn')!;
+  expect(lu[0]).toMatch(/^Lu, X/);
+  expect([lu[10], lu[11]]).toEqual(['savedrecs.xls', 'bea@example.org']);
+  // Two rows giving one email in two spellings: one person of two entries.
+  const kim = byEmail.get('jkim@uni.edu')!;
+  expect([kim[0], kim[2], kim[7], kim[10]]).toEqual(['Kim, J', '', '2', 'team.csv']);
   expect(byEmail.get('hyper@evil.example')![0]).toBe(`'=HYPERLINK("http://x"), A`);
 });
 

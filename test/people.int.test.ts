@@ -11,6 +11,7 @@ import type { RunningSift } from '@sift/api';
 import {
   ROW_META,
   type PeopleSearchResponse,
+  type PersonPageResponse,
   type ResultRow,
   type SearchResponse,
 } from '@sift/shared/contracts';
@@ -21,6 +22,7 @@ import {
   normalResearcherId,
   type AuthorEvidence,
 } from '@sift/shared/people';
+import { authorFileId } from '@sift/shared/author-files';
 import { parseCsv } from './support/csv.ts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
@@ -117,16 +119,74 @@ it('puts every AUTHOR row, email and identifier of two real exports on exactly o
   );
 });
 
+/** The account's people as stored: each person's rows (`{authorFileId}/{sheet}/{row}`), sorted. */
+async function storedPeople(accountId: string): Promise<Map<string, string[]>> {
+  const rs = await sift.storage.client.query({
+    query: `SELECT person_id, arraySort(groupArray(concat(file_id, '/', sheet, '/', toString(row_number))))
+            FROM ${sift.storage.layout.db}.people_rows WHERE account_id = {a:String} GROUP BY person_id`,
+    query_params: { a: accountId },
+    format: 'JSONCompactEachRow',
+  });
+  return new Map(await rs.json<[string, string[]]>());
+}
+
+/** The people groupPeople makes of `rows`, as sorted sets of refs, sorted. */
+function partitionOf(of: ResultRow[]): string[][] {
+  return groupPeople(of.map(evidenceOf))
+    .people.map((p) => [...p.refs].sort())
+    .sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+function sortedGroups(people: Map<string, string[]>): string[][] {
+  return [...people.values()].sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+it('keeps the people of every ingest exactly as the rule makes them, through a delete and a re-upload', async () => {
+  const me = await user.json<{ id: string }>('/accounts/me');
+  // After the two uploads: what groupPeople makes of every AUTHOR row.
+  const stored = await storedPeople(me.id);
+  expect(sortedGroups(stored)).toEqual(partitionOf(rows));
+  // Every person's record agrees with its rows.
+  const all = await user.json<PeopleSearchResponse>('/file/people/search', { size: 1 });
+  expect(all.totalPeople).toBe(stored.size);
+
+  // One file deleted: the people of the other alone (people split where the gone file joined them).
+  const files = await user.json<{ id: string; originalFilename: string }[]>('/file/files');
+  const small = files.find((f) => f.originalFilename === 'wos-savedrecs-small.xls')!;
+  const smallAuthor = { id: authorFileId(small.id) };
+  expect((await user.fetch(`/file/files/${small.id}`, { method: 'DELETE' })).status).toBe(204);
+  const left = rows.filter((r) => String(r[ROW_META.fileId]) !== smallAuthor.id);
+  expect(left.length).toBeLessThan(rows.length);
+  const afterDelete = await storedPeople(me.id);
+  expect(sortedGroups(afterDelete)).toEqual(partitionOf(left));
+  // People untouched by the delete keep their ids.
+  const kept = [...stored].filter(([, refs]) => refs.every((r) => !r.startsWith(`${smallAuthor?.id}/`)));
+  for (const [id, refs] of kept) expect(afterDelete.get(id)).toEqual(refs);
+
+  // Uploaded again: the rows are back under a new file; people are made as from scratch.
+  const [again] = await user.upload([
+    { name: 'wos-savedrecs-small.xls', bytes: readFileSync(fixture('wos-savedrecs-small.xls')) },
+  ]);
+  expect((await user.waitForIngest(again!.id)).status).toBe('PROCESSED');
+  rows.length = 0;
+  for (let page = 0; ; page++) {
+    const res = await user.json<SearchResponse>('/file/preprocessed/search', { page, size: 1000 });
+    rows.push(...res.data);
+    if (page + 1 >= res.totalPages) break;
+  }
+  expect(sortedGroups(await storedPeople(me.id))).toEqual(partitionOf(rows));
+}, 180_000);
+
 it('answers the People search: every person once, found by email, domain or a name typed without accents', async () => {
   const { people } = groupPeople(rows.map(evidenceOf));
   const all = await user.json<PeopleSearchResponse>('/file/people/search', { size: 100 });
   expect(all.totalPeople).toBe(people.length);
-  expect(all.authorRows).toBe(rows.length);
   // Most rows first: the first page's people are the most frequent authors.
   const counts = all.people.map((p) => p.rows);
   expect(counts).toEqual([...counts].sort((a, b) => b - a));
   expect(all.people[0]!.rows).toBe(Math.max(...people.map((p) => p.refs.length)));
   expect(all.people[0]!.files.every((f) => f.name.startsWith('wos-savedrecs-'))).toBe(true);
+  expect(all.facets.lastYear.length).toBeGreaterThan(0);
 
   // By one of a recurring person's emails: that person alone.
   const recurring = people.find((p) => p.refs.length > 1 && p.emails.length)!;
@@ -134,11 +194,11 @@ it('answers the People search: every person once, found by email, domain or a na
   const byEmail = await user.json<PeopleSearchResponse>('/file/people/search', {
     query: email.toUpperCase(),
   });
-  expect(byEmail.people.map((p) => p.emails.map((e) => e.email))).toContainEqual(
-    recurring.emails.map((e) => e.email),
-  );
-  expect(byEmail.people.find((p) => p.emails.some((e) => e.email === email))!.rows).toBe(
-    recurring.refs.length,
+  const found = byEmail.people.find((p) => p.emails.some((e) => e.email === email))!;
+  expect(found.emails.map((e) => e.email).sort()).toEqual(recurring.emails.map((e) => e.email).sort());
+  expect(found.rows).toBe(recurring.refs.length);
+  expect(found.emails.reduce((n, e) => Math.max(n, e.entries), 0)).toBe(
+    Math.max(...recurring.emails.map((e) => e.rows)),
   );
 
   // By domain: everyone with an email there.
@@ -159,6 +219,47 @@ it('answers the People search: every person once, found by email, domain or a na
   const plain = plainOf(accented!.names[0]!);
   const byName = await user.json<PeopleSearchResponse>('/file/people/search', { query: plain, size: 100 });
   expect(byName.people.map((p) => p.name)).toContain(accented!.names[0]);
+
+  // A country facet narrows to the people with an address there.
+  const country = all.facets.country[0]!;
+  const inCountry = await user.json<PeopleSearchResponse>('/file/people/search', {
+    country: country.value,
+    size: 100,
+  });
+  expect(inCountry.totalPeople).toBe(country.people);
+  expect(inCountry.people.every((p) => p.countries.includes(country.value))).toBe(true);
+});
+
+it("shows a person's page: each email with its entries and years, the entries, and people of the same name", async () => {
+  const { people } = groupPeople(rows.map(evidenceOf));
+  const twoEmails = people.find((p) => p.emails.length > 1) ?? people.find((p) => p.emails.length)!;
+  const res = await user.json<PeopleSearchResponse>('/file/people/search', {
+    query: twoEmails.emails[0]!.email,
+  });
+  const id = res.people[0]!.id;
+  const page = await user.json<PersonPageResponse>(`/file/people/${id}`);
+  expect(page.person.id).toBe(id);
+  expect(page.entries).toHaveLength(twoEmails.refs.length);
+  expect(page.entries.map((e) => `${e.authorFileId}/${e.sheet}/${e.rowNumber}`).sort()).toEqual(
+    [...twoEmails.refs].sort(),
+  );
+  // Each email: on as many entries as the rows give it, its years those of those entries.
+  for (const e of page.person.emails) {
+    const on = page.entries.filter((x) => x.emails.includes(e.email));
+    expect(e.entries).toBe(on.length);
+    const years = on.map((x) => x.year).filter(Boolean);
+    expect(e.lastYear).toBe(years.length ? Math.max(...years) : 0);
+    expect(e.firstYear).toBe(years.length ? Math.min(...years) : 0);
+  }
+  // The most recent email first.
+  const lasts = page.person.emails.map((e) => e.lastYear);
+  expect(lasts).toEqual([...lasts].sort((a, b) => b - a));
+  expect(page.entries.every((e) => e.fileName.startsWith('wos-savedrecs-'))).toBe(true);
+  // Entries most recent first.
+  const years = page.entries.map((e) => e.year);
+  expect(years).toEqual([...years].sort((a, b) => b - a));
+  // Not a person of another id.
+  expect((await user.fetch(`/file/people/${'0'.repeat(32)}`)).status).toBe(404);
 });
 
 it('exports the contact list of the people found: one row per person, the email on most entries first', async () => {
@@ -175,6 +276,8 @@ it('exports the contact list of the people found: one row per person, the email 
     'Other Emails',
     'ORCID',
     'ResearcherID',
+    'Affiliation',
+    'Country',
     'Entries',
     'Last Year',
     'Journals',
@@ -182,12 +285,14 @@ it('exports the contact list of the people found: one row per person, the email 
   ]);
   const found = people.filter((p) => p.emails.some((e) => e.email.endsWith(domain)));
   expect(lines).toHaveLength(found.length);
-  // Each person once, with the email on most of their entries as the one to write to.
+  // Each person once, with all their emails, the most recent one to write to.
   expect(new Set(lines.map((l) => l[1])).size).toBe(lines.length);
-  const line = lines.find((l) => l[1] === recurring.emails[0]!.email)!;
-  expect(line[2]!.split('; ').filter(Boolean)).toEqual(recurring.emails.slice(1).map((e) => e.email));
-  expect(Number(line[5])).toBe(recurring.refs.length);
-  expect(line[6]).toMatch(/^(19|20)\d\d$/);
+  const line = lines.find((l) => recurring.emails.some((e) => e.email === l[1]))!;
+  expect([line[1], ...line[2]!.split('; ').filter(Boolean)].sort()).toEqual(
+    recurring.emails.map((e) => e.email).sort(),
+  );
+  expect(Number(line[7])).toBe(recurring.refs.length);
+  expect(line[8]).toMatch(/^(19|20)\d\d$/);
 });
 
 it('exports the same contact list as XLSX, values exact', async () => {

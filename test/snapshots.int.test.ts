@@ -17,6 +17,7 @@ import type {
   ExportHistoryEntry,
   FileRecord,
   Page,
+  PeopleSearchResponse,
   RestoreResult,
   Snapshot,
   SystemStats,
@@ -77,6 +78,7 @@ async function state() {
     counts: { accounts: stats.accounts, files: stats.files, rows: stats.rows, exports: stats.exports },
     files: (await user.json<FileRecord[]>('/file/files')).map((f) => [f.id, f.status, f.totalRows]).sort(),
     search: await searchView(user),
+    people: await user.json<PeopleSearchResponse>('/file/people/search', { size: 100 }),
     exports: exports.map((e) => [e.id, e.exportFilename, e.rowCount]),
     exportBytes: await Promise.all(exports.map((e) => download(e.id))),
     blobs: await blobs(),
@@ -108,6 +110,7 @@ describe.each(installations)('%s', (_name, installation) => {
     const before = await state();
     expect(before.counts).toMatchObject({ accounts: 2, files: 3, exports: 1 });
     expect(before.search.general.total).toBeGreaterThan(2);
+    expect(before.people.totalPeople).toBeGreaterThan(10);
     expect(before.blobs.length).toBe(2);
 
     const created = await admin.fetch('/admin/restore/snapshots', { method: 'POST' });

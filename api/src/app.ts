@@ -95,11 +95,7 @@ export function createApp(deps: AppDeps): Express {
   );
   const deletions = new FileDeletions(deps.redis, config.queuePrefix, files, deps.log);
   const search = new SearchService(storage, deps.log, records);
-  const people = new PeopleService(
-    storage,
-    (ownerId) => search.files(ownerId, 'AUTHOR', {}),
-    (ownerId) => search.allFiles(ownerId),
-  );
+  const people = new PeopleService(storage, (ownerId) => search.allFiles(ownerId));
   const exports = new ExportHistory(
     storage,
     new ExportService(storage, search, scratchDir),
@@ -169,6 +165,7 @@ export function createApp(deps: AppDeps): Express {
     queries,
     intake,
     objects,
+    people,
   });
   const maintenance = new Maintenance({
     storage,

@@ -15,12 +15,14 @@ import {
 import { FilesRepository, rowGenerations, type FileRow, type RecordsChanged } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
 import { migrate } from './migrations.ts';
+import { PeopleRepository, processAccountLock, type AccountLock } from './people.repository.ts';
 import { RowsRepository } from './rows/index.ts';
 import type { ImportReport } from '@sift/shared/contracts';
 
 export * from './accounts.repository.ts';
 export * from './json-documents.repository.ts';
 export * from './files.repository.ts';
+export * from './people.repository.ts';
 export * from './rows/index.ts';
 export * from './skip-index.ts';
 export * from './dump.ts';
@@ -53,6 +55,8 @@ export interface Storage {
   accounts: AccountsRepository;
   files: FilesRepository;
   rows: RowsRepository;
+  /** People: one entry per researcher among each account's AUTHOR rows (people.repository.ts). */
+  people: PeopleRepository;
   /** Export history (spec section 3). */
   exports: JsonDocumentsRepository<ExportDocument>;
   /** Saved search queries. */
@@ -70,8 +74,9 @@ export interface Storage {
   purgingMemory<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Removes the rows of these files (GENERAL or AUTHOR ids; under either of their row ids, see
-   * rowGenerations), the records of the AUTHOR files among them and their import reports; GENERAL
-   * records stay (their status says what happened). Unknown ids are skipped.
+   * rowGenerations), the people rows, records and import reports of the AUTHOR files among them
+   * (regrouping the people they touched); GENERAL records stay (their status says what happened).
+   * Unknown ids are skipped.
    */
   removeFileData(fileIds: string[]): Promise<void>;
   /**
@@ -102,6 +107,11 @@ export type MigrationLock = <T>(work: () => Promise<T>) => Promise<T>;
 export async function openStorage(
   options: ClickHouseOptions & {
     migrationLock?: MigrationLock | undefined;
+    /**
+     * Serialises updates of one account's people across the processes sharing the database (e.g. a
+     * Redis lock); default: within this process only (enough for embedded chDB).
+     */
+    accountLock?: AccountLock | undefined;
     /**
      * Told after account and file records were written, with their owners (e.g. to bump their
      * versions in Redis). A rejection is logged, never passed to the writer: the write has happened.
@@ -147,6 +157,7 @@ export async function openStorage(
   };
   const files = new FilesRepository(client, options.database, recordsChanged);
   const importReports = new JsonDocumentsRepository<ImportReport>(client, options.database, 'import-report');
+  const people = new PeopleRepository(client, layout, rows, options.accountLock ?? processAccountLock());
   return {
     client,
     database: options.database,
@@ -155,6 +166,7 @@ export async function openStorage(
     accounts: new AccountsRepository(client, options.database, recordsChanged),
     files,
     rows,
+    people,
     exports: new JsonDocumentsRepository<ExportDocument>(client, options.database, 'export'),
     queries: new JsonDocumentsRepository<SavedQueryDocument>(client, options.database, 'query'),
     audit: new JsonDocumentsRepository<AuditDocument>(client, options.database, 'audit'),
@@ -163,6 +175,7 @@ export async function openStorage(
     async removeFileData(fileIds) {
       await rows.deleteFiles(fileIds.flatMap(rowGenerations));
       const records = await Promise.all(fileIds.map((id) => files.get(id)));
+      await people.removeFiles(fileIds);
       await files.remove(records.filter((f): f is FileRow => f !== null && f.fileType === 'AUTHOR'));
       await importReports.removeIds(fileIds);
     },

@@ -48,6 +48,8 @@ describe('TableLayout on a replicated cluster, ON CLUSTER', () => {
       "ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')",
     );
     expect(engineOf('rows')).toBe('Distributed(`sift`, `sift`, rows_local, cityHash64(file_id))');
+    // One account's people on one shard.
+    expect(engineOf('people')).toBe('Distributed(`sift`, `sift`, people_local, cityHash64(account_id))');
     expect(statements).toContain(
       'ALTER TABLE `sift`.rows_local ON CLUSTER `sift` MODIFY COLUMN file_id LowCardinality(String)',
     );

@@ -138,10 +138,14 @@ export class TableLayout {
     return this.cluster ? `${name}_local` : name;
   }
 
-  /** The Distributed engine of `name` over every shard's `name_local`, one file on one shard. */
-  distributedEngine(name = 'rows'): string {
+  /**
+   * The Distributed engine of `name` over every shard's `name_local`: one value of `shardKey` (a
+   * column: `file_id`, one file on one shard; `account_id`, one account's people) on one shard.
+   */
+  distributedEngine(name = 'rows', shardKey = 'file_id'): string {
     if (!this.cluster) throw new Error('Only a cluster layout has a Distributed table.');
-    return `Distributed(${ident(this.cluster.name)}, ${this.db}, ${name}_local, cityHash64(file_id))`;
+    if (!/^\w+$/.test(shardKey)) throw new Error(`Not a column name: ${shardKey}`);
+    return `Distributed(${ident(this.cluster.name)}, ${this.db}, ${name}_local, cityHash64(${shardKey}))`;
   }
 
   /** `system.<name>` of this node, or of every node of the cluster (as `clusterAllReplicas`). */

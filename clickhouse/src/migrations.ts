@@ -14,7 +14,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  * - `{local:NAME}`: the table that stores a sharded table's rows (NAME, or NAME_local on a cluster);
  * - `{everywhere:ENGINE}` / `{per_shard:ENGINE}`: ENGINE, or its Replicated form for a table whole
  *   on every node / one per shard; `{distributed:NAME}`: the Distributed engine of NAME over every
- *   shard's NAME_local, sharded by `file_id`;
+ *   shard's NAME_local, sharded by `file_id` (`{distributed:NAME:COLUMN}`: by COLUMN);
  * - `{if_cluster}` first in a statement: run it on a cluster only.
  * Idempotent: safe to call at every start-up. Resolves with the names of the files applied now.
  *
@@ -62,10 +62,18 @@ export async function migrate(client: ClickHouseClient, layout: TableLayout): Pr
 /** A migration statement with Sift's placeholders written out (ClickHouse's own macros are kept). */
 function expand(statement: string, layout: TableLayout): string {
   return statement.replace(
-    /\{(db|on_cluster|local:(\w+)|distributed:(\w+)|everywhere:([^{}]+)|per_shard:([^{}]+))\}/g,
-    (_, name: string, local?: string, distributed?: string, everywhere?: string, perShard?: string) => {
+    /\{(db|on_cluster|local:(\w+)|distributed:(\w+)(?::(\w+))?|everywhere:([^{}]+)|per_shard:([^{}]+))\}/g,
+    (
+      _,
+      name: string,
+      local?: string,
+      distributed?: string,
+      shardKey?: string,
+      everywhere?: string,
+      perShard?: string,
+    ) => {
       if (local) return layout.localName(local);
-      if (distributed) return layout.distributedEngine(distributed);
+      if (distributed) return layout.distributedEngine(distributed, shardKey);
       if (everywhere) return layout.everywhereEngine(everywhere);
       if (perShard) return layout.shardEngine(perShard);
       return name === 'db' ? layout.db : layout.onCluster;

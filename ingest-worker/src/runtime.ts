@@ -61,6 +61,11 @@ export async function openConfiguredStorage(config: WorkerConfig): Promise<Stora
       migrationLock: config.clickhouseUrl
         ? (work) => withRedisLock(config.redisUrl, lockKey, work)
         : undefined,
+      // Processes sharing a server update one account's people one at a time.
+      accountLock: config.clickhouseUrl
+        ? (account, work) =>
+            withRedisLock(config.redisUrl, `${config.queuePrefix}:lock:people:${account}`, work)
+        : undefined,
       onRecordsChanged: (owners) => versions.bump(owners),
     });
     return {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { foldName, groupPeople, normalOrcid, normalResearcherId, type AuthorEvidence } from './people.ts';
+import {
+  authorAddress,
+  foldName,
+  groupPeople,
+  normalOrcid,
+  normalResearcherId,
+  peopleRowOf,
+  type AuthorEvidence,
+} from './people.ts';
 
 const row = (
   ref: string,
@@ -61,5 +69,60 @@ describe('groupPeople', () => {
     expect(foldName('  Sørensen,  Kim-Ø. ')).toBe('sorensen kim o');
     const { people } = groupPeople([row('x', 'A', ['not an email', '']), row('y', 'B', ['not an email'])]);
     expect(people).toHaveLength(2);
+  });
+});
+
+describe('authorAddress', () => {
+  const c1 =
+    '[Müller, Hans; Roe, Ann] Univ Heidelberg, Inst Phys, Heidelberg, Germany; [Li, Wei] Columbia Univ, New York, NY 10027 USA.';
+  it("finds a Web of Science author's group by the name, folded, and its country", () => {
+    expect(authorAddress(['Muller, Hans'], c1, 'wos')).toEqual({
+      affiliation: 'Univ Heidelberg, Inst Phys, Heidelberg, Germany',
+      country: 'Germany',
+    });
+    expect(authorAddress(['Li, Wei', 'Li, W'], c1, 'wos')).toEqual({
+      affiliation: 'Columbia Univ, New York, NY 10027 USA',
+      country: 'USA',
+    });
+    expect(authorAddress(['Kim, J'], c1, 'wos')).toEqual({ affiliation: '', country: '' });
+  });
+  it('gives the one address of a cell without names to every author', () => {
+    expect(authorAddress(['Kim, J'], 'Univ Oslo, Dept Chem, Oslo, Norway.', 'wos').country).toBe('Norway');
+  });
+  it('finds a Scopus entry by the name it begins with, the address after it', () => {
+    const cell = 'Müller H., Univ Heidelberg, Heidelberg, Germany; Li W., Peking Univ, Beijing, China';
+    expect(authorAddress(['Li W.'], cell, 'scopus')).toEqual({
+      affiliation: 'Peking Univ, Beijing, China',
+      country: 'China',
+    });
+    expect(authorAddress(['Müller, H.', 'Muller H.'], cell, 'scopus').affiliation).toBe(
+      'Univ Heidelberg, Heidelberg, Germany',
+    );
+  });
+});
+
+describe('peopleRowOf', () => {
+  it('reads identifiers, year, journal, keywords and the address of one AUTHOR row', () => {
+    const cells: Record<string, string> = {
+      Authors: 'Li, W',
+      'Author Full Names': 'Li, Wei',
+      'Email Addresses': 'Wei.Li@Columbia.edu; wei.li@columbia.edu',
+      ORCIDs: 'https://orcid.org/0000-0002-1825-009x',
+      'Publication Year': '2021',
+      'Source Title': 'NATURE',
+      'Author Keywords': 'graphene; ; spin ',
+      Addresses: '[Li, Wei] Columbia Univ, New York, NY 10027 USA',
+    };
+    const row = peopleRowOf('f/s/1', (h) => cells[h] ?? '');
+    expect(row).toMatchObject({
+      name: 'Li, Wei',
+      emails: ['wei.li@columbia.edu'],
+      orcid: '0000-0002-1825-009X',
+      keys: ['email:wei.li@columbia.edu', 'orcid:0000-0002-1825-009X'],
+      year: 2021,
+      journal: 'NATURE',
+      keywords: ['graphene', 'spin'],
+      country: 'USA',
+    });
   });
 });

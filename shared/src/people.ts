@@ -12,7 +12,7 @@
 import {
   AUTHORS_HEADER,
   EMAILS_HEADER,
-  FULL_NAMES_HEADER,
+  FULL_NAMES_HEADERS,
   ORCIDS_HEADER,
   RESEARCHER_IDS_HEADER,
 } from './author-files.ts';
@@ -41,11 +41,145 @@ export interface AuthorEvidence {
 /** The AUTHOR row headers people are made of (see authorRowEvidence). */
 export const PEOPLE_HEADERS: readonly string[] = [
   AUTHORS_HEADER,
-  FULL_NAMES_HEADER,
+  ...FULL_NAMES_HEADERS,
   EMAILS_HEADER,
   ORCIDS_HEADER,
   RESEARCHER_IDS_HEADER,
 ];
+
+/** Scopus's column of `Author, Institution, City, Country` entries. */
+const SCOPUS_ADDRESSES_HEADER = 'Authors with affiliations';
+
+/**
+ * The headers of the record an AUTHOR row copies that say what, where and when the author
+ * published, as Web of Science and Scopus exports name them, the first found first.
+ */
+export const RECORD_HEADERS = {
+  title: ['Article Title', 'Title', 'Document Title'],
+  journal: ['Source Title', 'Journal', 'Source title'],
+  year: ['Publication Year', 'Year'],
+  /** WoS `C1` (`[Author; Author] Institution, City, Country`), then Scopus's. */
+  addresses: ['Addresses', SCOPUS_ADDRESSES_HEADER],
+  keywords: ['Author Keywords', 'Keywords'],
+} as const;
+
+/** Every header peopleRowOf reads. */
+export const PEOPLE_ROW_HEADERS: readonly string[] = [
+  ...PEOPLE_HEADERS,
+  ...Object.values(RECORD_HEADERS).flat(),
+];
+
+/** One AUTHOR row as People keep it: who, and what the record says of their work. */
+export interface PeopleRow extends AuthorEvidence {
+  /** The identifiers joining it to other rows (`email:…`, `orcid:…`, `rid:…`; see identityKeys). */
+  keys: string[];
+  /** The emails, lower-cased, each once. */
+  emails: string[];
+  orcid: string;
+  researcherId: string;
+  /** The record's publication year (0: none given). */
+  year: number;
+  title: string;
+  journal: string;
+  /** The author's address on the record (institution, city, country), '' when it is not given. */
+  affiliation: string;
+  /** The address's country ('' without one). */
+  country: string;
+  /** The record's author keywords (at most MAX_ROW_KEYWORDS). */
+  keywords: string[];
+}
+
+/** Most keywords kept of one record. */
+export const MAX_ROW_KEYWORDS = 20;
+
+/**
+ * An AUTHOR row as People keep it (see PeopleRow), from its cells (`cell(header)`, trimmed).
+ *
+ * @param ref - which row it is (see AuthorEvidence.ref)
+ * @param cell - the row's value of a header, trimmed ('' without one)
+ */
+export function peopleRowOf(ref: string, cell: (header: string) => string): PeopleRow {
+  const evidence = authorRowEvidence(ref, cell);
+  const first = (headers: readonly string[]) => headers.map(cell).find(Boolean) ?? '';
+  const emails = [
+    ...new Set(evidence.emails.map((e) => e.trim().toLowerCase()).filter((e) => e.includes('@'))),
+  ];
+  const orcid = normalOrcid(evidence.orcid);
+  const researcherId = normalResearcherId(evidence.researcherId);
+  const wos = cell(RECORD_HEADERS.addresses[0]);
+  const names = [evidence.name, cell(AUTHORS_HEADER)];
+  const where = wos
+    ? authorAddress(names, wos, 'wos')
+    : authorAddress(names, cell(SCOPUS_ADDRESSES_HEADER), 'scopus');
+  return {
+    ...evidence,
+    emails,
+    orcid,
+    researcherId,
+    keys: identityKeys({ ...evidence, emails, orcid, researcherId }),
+    year: Number(/\b(1[89]|20)\d\d\b/.exec(first(RECORD_HEADERS.year))?.[0] ?? 0),
+    title: first(RECORD_HEADERS.title),
+    journal: first(RECORD_HEADERS.journal),
+    affiliation: where.affiliation,
+    country: where.country,
+    keywords: [
+      ...new Set(
+        first(RECORD_HEADERS.keywords)
+          .split(';')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      ),
+    ].slice(0, MAX_ROW_KEYWORDS),
+  };
+}
+
+/**
+ * The address of one author in a record's addresses cell, and its country.
+ * - Web of Science (`C1`, `wos`): groups such as
+ *   `[Müller, Hans; Roe, A] Univ Heidelberg, Heidelberg, Germany`, `;` between them: the group
+ *   naming the author (names folded); a cell of one address and no names is every author's.
+ * - Scopus (`Authors with affiliations`, `scopus`): entries such as
+ *   `Müller H., Univ Heidelberg, Heidelberg, Germany`: the one that begins with the author's name.
+ * The country is the address's last comma-separated part (`NY 10027 USA` → `USA`).
+ *
+ * @param names - the author's names as the row gives them (full name, then short name)
+ * @param cell - the addresses cell
+ * @param source - whose layout the cell has
+ * @returns the address and its country, both '' when the author's is not found
+ */
+export function authorAddress(
+  names: readonly string[],
+  cell: string,
+  source: 'wos' | 'scopus',
+): { affiliation: string; country: string } {
+  const wanted = names.map(foldName).filter(Boolean);
+  const tidy = (address: string) => address.trim().replace(/[.;\s]+$/, '');
+  let affiliation = '';
+  if (source === 'wos' && cell.includes('[')) {
+    for (const group of cell.matchAll(/\[([^\]]*)\]\s*([^[]*)/g)) {
+      const who = group[1]!.split(';').map(foldName);
+      if (wanted.some((w) => who.includes(w))) {
+        affiliation = tidy(group[2]!);
+        break;
+      }
+    }
+  } else if (source === 'wos') {
+    if (cell && !cell.includes(';')) affiliation = tidy(cell);
+  } else {
+    for (const entry of cell.split(';')) {
+      const parts = entry.split(',');
+      // The entry's first parts that fold to one of the names (`Müller, H.` or `Müller H.`) are
+      // the name; the address is the rest.
+      const named = parts.findIndex((_, k) => wanted.includes(foldName(parts.slice(0, k + 1).join(','))));
+      if (named < 0) continue;
+      affiliation = tidy(parts.slice(named + 1).join(','));
+      break;
+    }
+  }
+  const last = affiliation.split(',').pop()?.trim() ?? '';
+  const country = /\bUSA$/.test(last) ? 'USA' : last.replace(/^[\d\s-]+|[\d\s-]+$/g, '');
+  return { affiliation, country: affiliation ? country : '' };
+}
 
 /**
  * An AUTHOR row as people are made of it, from its cells (`cell(header)`, trimmed): its name is
@@ -58,7 +192,7 @@ export const PEOPLE_HEADERS: readonly string[] = [
 export function authorRowEvidence(ref: string, cell: (header: string) => string): AuthorEvidence {
   return {
     ref,
-    name: cell(FULL_NAMES_HEADER) || cell(AUTHORS_HEADER),
+    name: FULL_NAMES_HEADERS.map(cell).find(Boolean) || cell(AUTHORS_HEADER),
     emails: cell(EMAILS_HEADER).split(/[;,\s]+/),
     orcid: cell(ORCIDS_HEADER),
     researcherId: cell(RESEARCHER_IDS_HEADER),
@@ -106,7 +240,14 @@ export function foldName(name: string): string {
     .trim();
 }
 
-/** The identifiers of a row that join it to others: `email:`, `orcid:` and `rid:` keys. */
+/**
+ * The identifiers of a row that join it to others: `email:` (lower-cased), `orcid:` and `rid:`
+ * (normalised, see normalOrcid and normalResearcherId) keys, each once.
+ */
+export function identityKeys(row: AuthorEvidence): string[] {
+  return [...new Set(keysOf(row))];
+}
+
 function keysOf(row: AuthorEvidence): string[] {
   const keys = row.emails.map((e) => e.trim().toLowerCase()).filter((e) => e.includes('@'));
   const orcid = normalOrcid(row.orcid);

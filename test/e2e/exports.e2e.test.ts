@@ -39,8 +39,20 @@ const WOS_TEXT = [
   'TI Reading exports, exactly',
   'SO SCIENTOMETRICS',
   'EM lars.soerensen@ku.dk',
+  'OI Sørensen, Lars/0000-0001-5109-3700',
   'PY 2024',
   'UT WOS:000000000000001',
+  'ER',
+  '',
+  'PT J',
+  'AU Sørensen, L',
+  'AF Sørensen, Lars',
+  'TI Counting authors, once',
+  'SO J INFORMETR',
+  'EM l.sorensen@bio.ku.dk',
+  'OI Sørensen, Lars/0000-0001-5109-3700',
+  'PY 2019',
+  'UT WOS:000000000000002',
   'ER',
   '',
   'EF',
@@ -131,29 +143,66 @@ describe('Publisher exports in a browser', () => {
     }
   });
 
-  it('finds a person on People by a name typed without accents, or by the domain of their email', async () => {
+  it("finds a person on People by a name typed without accents, shows their page with each email's years, and exports them", async () => {
     await app.open('People');
     const table = page.getByRole('table', { name: 'People' });
     await table.waitFor();
+    const box = page.getByRole('combobox', { name: 'Find people' });
     const find = async (text: string) => {
-      await page.getByRole('textbox', { name: 'Find people' }).fill(text);
-      await page.getByRole('textbox', { name: 'Find people' }).press('Enter');
+      await box.fill(text);
+      await box.press('Enter');
     };
+    // Suggested while typed (without accents).
+    await box.fill('sorens');
+    await page.getByRole('option', { name: 'Sørensen, Lars' }).waitFor();
     await find('sorensen');
     await expect.poll(() => table.getByRole('row').count()).toBe(2); // header + 1
+    await expect.poll(() => page.getByRole('option').count()).toBe(0); // closed by the search
     const person = await table.getByRole('row').nth(1).innerText();
     expect(person).toContain('Sørensen, Lars');
     expect(person).toContain('lars.soerensen@ku.dk');
     await app.screenshot('people-search');
-    // The contact list of who was found: one row for him.
+
+    // His page: both emails, each with its year, the latest first; both entries.
+    await table.getByRole('link', { name: 'Sørensen, Lars' }).click();
+    await page.getByRole('heading', { name: 'Sørensen, Lars' }).waitFor();
+    const emails = page.getByRole('table', { name: 'Emails' });
+    await expect
+      .poll(async () => (await emails.getByRole('row').allInnerTexts()).slice(1).map((r) => r.split(/\s+/)))
+      .toEqual([
+        ['lars.soerensen@ku.dk', 'LATEST', '1', '2024'],
+        ['l.sorensen@bio.ku.dk', '1', '2019'],
+      ]);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('table', { name: /^Entries/ })
+          .getByRole('row')
+          .count(),
+      )
+      .toBe(3);
+    await page.getByText('ORCID', { exact: true }).waitFor();
+    await app.screenshot('person-page');
+    // An entry opens its record.
+    await page.getByRole('button', { name: 'Open the record of Counting authors, once' }).click();
+    const drawer = page.getByRole('dialog', { name: 'An entry of Sørensen, Lars' });
+    await drawer.getByText('l.sorensen@bio.ku.dk').first().waitFor();
+    await page.keyboard.press('Escape');
+
+    // Back to the search, which is kept; the contact list of who was found: one row for him.
+    await page.getByRole('link', { name: '← Back to People' }).click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    expect(await box.inputValue()).toBe('sorensen');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export contacts (CSV)' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^people-contacts-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...contacts] = await parseCsv(readFileSync((await download.path())!, 'utf8'));
-    expect(header!.slice(0, 2)).toEqual(['Name', 'Email']);
-    expect(contacts.map((c) => c.slice(0, 2))).toEqual([['Sørensen, Lars', 'lars.soerensen@ku.dk']]);
+    expect(header!.slice(0, 4)).toEqual(['Name', 'Email', 'Other Emails', 'ORCID']);
+    expect(contacts.map((c) => c.slice(0, 4))).toEqual([
+      ['Sørensen, Lars', 'lars.soerensen@ku.dk', 'l.sorensen@bio.ku.dk', '0000-0001-5109-3700'],
+    ]);
     await find('@KU.DK');
     await expect
       .poll(async () => (await table.getByRole('row').allInnerTexts()).slice(1))

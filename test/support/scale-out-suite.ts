@@ -22,6 +22,8 @@ import { exportKey, originalKey, S3Store, type S3Options } from '@sift/object-st
 import type {
   ExportHistoryEntry,
   FileRecord,
+  PeopleSearchResponse,
+  PersonPageResponse,
   SearchResponse,
   SystemStats,
   UploadSessionSummary,
@@ -243,6 +245,7 @@ export function scaleOutSuite(
       '005_author_pair_identifiers.sql',
       '006_record_copies.sql',
       '007_files_rows_id.sql',
+      '008_people.sql',
     ]);
     expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
   });
@@ -333,6 +336,16 @@ export function scaleOutSuite(
       }
     });
   }
+
+  it("keeps the account's people, answered the same by either API", async () => {
+    const viaA = await apiA.json<PeopleSearchResponse>('/file/people/search', { size: 100 });
+    expect(viaA.totalPeople).toBeGreaterThan(100);
+    expect(await apiB.json<PeopleSearchResponse>('/file/people/search', { size: 100 })).toEqual(viaA);
+    const first = viaA.people[0]!;
+    const page = await apiB.json<PersonPageResponse>(`/file/people/${first.id}`);
+    expect(page.entries).toHaveLength(first.rows);
+    expect(page.entries.every((e) => e.fileName === 'savedrecs.xls')).toBe(true);
+  });
 
   it('searches, exports and downloads across APIs', async () => {
     const found = await apiB.json<SearchResponse>('/file/search', { searchCriteria: { Name: 'Alpha 2999' } });

@@ -11,6 +11,7 @@ import { ExportsPage } from './pages/Exports.page';
 import { FilesPage } from './pages/Files.page';
 import { LoginPage } from './pages/Login.page';
 import { PeoplePage } from './pages/People.page';
+import { PersonPage } from './pages/Person.page';
 import { SearchPage } from './pages/Search.page';
 import { UploadPage } from './pages/Upload.page';
 
@@ -42,6 +43,7 @@ const router = createBrowserRouter([
           { path: '/search', element: <SearchPage /> },
           { path: '/authors', element: <AuthorsPage /> },
           { path: '/people', element: <PeoplePage /> },
+          { path: '/people/:id', element: <PersonPage /> },
           { path: '/upload', element: <UploadPage /> },
           { path: '/exports', element: <ExportsPage /> },
           {

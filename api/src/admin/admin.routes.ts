@@ -152,7 +152,7 @@ export function adminRoutes(
       res.json(result satisfies RestoreResult);
     },
   );
-  // Distinct author contacts of every AUTHOR file, as CSV downloads.
+  // The contacts of every account's people (one row per person), as CSV downloads.
   router.get('/export/contacts/:kind', async (req, res) => {
     const kind = req.params.kind;
     if (kind !== 'emails' && kind !== 'full')

@@ -4,7 +4,6 @@ import { pipeline } from 'node:stream/promises';
 import { format as csvFormat } from 'fast-csv';
 import type { AccountRow, AuditDocument, FileSelection, Storage } from '@sift/clickhouse';
 import type { ObjectStore } from '@sift/object-store';
-import { AUTHORS_HEADER, EMAILS_HEADER, FULL_NAMES_HEADER } from '@sift/shared/author-files';
 import type {
   AccountDeletion,
   AccountStats,
@@ -20,6 +19,7 @@ import type { UploadIntake } from '../files/upload-intake.ts';
 import type { ExportHistory } from '../export/export-history.ts';
 import { neutralise } from '@sift/shared/csv-injection';
 import type { SavedQueries } from '../search/saved-queries.ts';
+import { PEOPLE_CONTACT_HEADER, type PeopleService } from '../search/people.service.ts';
 
 /** Ingest jobs by state (BullMQ's counts). */
 /**
@@ -44,6 +44,7 @@ export class AdminService {
       queries: SavedQueries;
       intake: UploadIntake;
       objects: ObjectStore;
+      people: PeopleService;
     },
   ) {}
 
@@ -199,30 +200,31 @@ export class AdminService {
   }
 
   /**
-   * Writes the distinct author contacts of every processed AUTHOR file, installation-wide, as CSV
-   * (UTF-8 with a BOM, cells neutralised against formula injection) to `out`, sorted by email.
-   * Returns how many contacts were written.
+   * Writes the contacts of every account's people, installation-wide, as CSV (UTF-8 with a BOM,
+   * cells neutralised against formula injection) to `out`: one row per person (see
+   * PeopleService.contacts), account by account, most entries first. `emails`: the email to
+   * write to and the others, for the people with one; `full`: every contact column and the
+   * account the person is among. Returns how many people were written.
    */
   async writeContacts(kind: ContactExport, out: Writable): Promise<number> {
-    const all = await this.deps.storage.files.listAll();
-    const authorFiles = all.filter((f) => f.fileType === 'AUTHOR' && f.status === 'PROCESSED');
-    const names = new Map(all.map((f) => [f.id, f.originalFilename]));
-    const sourceOf = new Map(authorFiles.map((f) => [f.id, names.get(f.sourceFileId) ?? f.originalFilename]));
-    const contacts = this.deps.storage.rows.contacts(authorFiles, EMAILS_HEADER, [
-      FULL_NAMES_HEADER,
-      AUTHORS_HEADER,
-    ]);
+    const { storage, people } = this.deps;
+    const owners = [
+      ...new Set(
+        (await storage.files.listAll())
+          .filter((f) => f.fileType === 'AUTHOR' && f.status === 'PROCESSED')
+          .map((f) => f.ownerId),
+      ),
+    ].sort();
     let n = 0;
     async function* records(): AsyncGenerator<string[]> {
-      yield kind === 'emails' ? ['Email'] : ['Name', 'Email', 'Source Files'];
-      for await (const batch of contacts) {
-        for (const c of batch) {
+      yield kind === 'emails' ? ['Email', 'Other Emails'] : [...PEOPLE_CONTACT_HEADER, 'Account'];
+      for (const owner of owners) {
+        const account = (await storage.accounts.get(owner))?.email ?? owner;
+        for await (const row of people.contacts(owner, { query: '' })) {
+          const [, email, others] = row;
+          if (kind === 'emails' && !email) continue;
           n++;
-          if (kind === 'emails') yield [neutralise(c.email)];
-          else {
-            const sources = [...new Set(c.fileIds.map((id) => sourceOf.get(id) ?? ''))].sort();
-            yield [c.names.join('; '), c.email, sources.join('; ')].map(neutralise);
-          }
+          yield (kind === 'emails' ? [email!, others!] : [...row, account]).map(neutralise);
         }
       }
     }

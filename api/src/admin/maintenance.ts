@@ -54,6 +54,7 @@ export class Maintenance {
       // A reindex alone empties nothing: each file keeps its rows until its own job reads it again.
       if (parts.files || parts.rows) {
         result.fileDataRecordsDeleted = await storage.rows.truncate();
+        await storage.people.clear();
         result.clickHouseCollectionsCleared = 1;
       }
       if (parts.files) {

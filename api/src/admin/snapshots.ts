@@ -177,6 +177,8 @@ export class Snapshots {
     // A snapshot taken before a schema change comes back with the schema it had.
     await migrate(storage.client, storage.layout);
     await storage.rows.prepareFolding();
+    // People made again from the AUTHOR rows restored (a snapshot may predate them).
+    await storage.people.rebuild(await storage.files.listAll());
   }
 
   /**

@@ -4,18 +4,24 @@ import {
   authorSearchRequestSchema,
   peopleSearchRequestSchema,
   type PeopleSearchResponse,
+  type PersonPageResponse,
+  personDecisionRequestSchema,
+  type PersonDecisionResponse,
+  personDecisionUndoSchema,
+  type ResultRow,
   saveQueryRequestSchema,
   searchRequestSchema,
   type SavedQuery,
 } from '@sift/shared/contracts';
+import { BadRequestError } from '../errors.ts';
 import { parseBody } from '../validation.ts';
 import type { SavedQueries } from './saved-queries.ts';
 import type { SearchService } from './search.service.ts';
 import type { PeopleService } from './people.service.ts';
 
 /**
- * `/api/file/search`, `/api/file/preprocessed/search`, `/api/file/people/search` and saved
- * queries (`/api/file/queries…`).
+ * `/api/file/search`, `/api/file/preprocessed/search`, `/api/file/people/search`, a person's
+ * page (`/api/file/people/{id}`) and saved queries (`/api/file/queries…`).
  */
 export function searchRoutes(search: SearchService, queries: SavedQueries, people: PeopleService): Router {
   const router = Router();
@@ -30,6 +36,39 @@ export function searchRoutes(search: SearchService, queries: SavedQueries, peopl
   router.post('/people/search', async (req, res) => {
     const request = parseBody(peopleSearchRequestSchema, req.body);
     res.json((await people.search(accountOf(res).id, request)) satisfies PeopleSearchResponse);
+  });
+  router.get('/people/suggest', async (req, res) => {
+    const prefix = typeof req.query.prefix === 'string' ? req.query.prefix.slice(0, 200) : '';
+    res.json({ suggestions: await people.suggest(accountOf(res).id, prefix) });
+  });
+  router.post('/people/decisions', async (req, res) => {
+    const request = parseBody(personDecisionRequestSchema, req.body);
+    const account = accountOf(res);
+    res.json((await people.decide(account.id, account.email, request)) satisfies PersonDecisionResponse);
+  });
+  router.post('/people/decisions/undo', async (req, res) => {
+    const account = accountOf(res);
+    await people.undo(account.id, account.email, parseBody(personDecisionUndoSchema, req.body));
+    res.status(204).end();
+  });
+  // One entry of a person (its AUTHOR row) for the record drawer.
+  router.get('/people/record', async (req, res) => {
+    const q = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : '');
+    const rowNumber = Number(q('row'));
+    if (!q('file') || !Number.isInteger(rowNumber) || rowNumber < 0)
+      throw new BadRequestError('Give the entry as file, sheet and row.', 'VALIDATION_ERROR');
+    res.json(
+      (await people.record(accountOf(res).id, {
+        fileId: q('file'),
+        sheet: q('sheet'),
+        rowNumber,
+      })) satisfies ResultRow,
+    );
+  });
+  router.get('/people/:id', async (req, res, next) => {
+    // A person's id is 32 hex digits; other paths under /people (the contact list) are not persons.
+    if (!/^[0-9a-f]{32}$/.test(String(req.params.id))) return next();
+    res.json((await people.person(accountOf(res).id, String(req.params.id))) satisfies PersonPageResponse);
   });
 
   router.get('/queries', async (_req, res) => {

@@ -21,7 +21,6 @@ export {
   RAGGED_MARKER,
   physicalColumnName,
   rowWriteQueryId,
-  type Contact,
   type CsvFileLoad,
   type RowBatch,
   type RowHit,

@@ -3,7 +3,6 @@ import type { TableLayout } from '../layout.ts';
 import { RowAuthors } from './authors.ts';
 import { RowColumns } from './columns.ts';
 import { RowCopies } from './copies.ts';
-import { contacts } from './contacts.ts';
 import { RowExport } from './export.ts';
 import { RowLoading } from './loading.ts';
 import { RowReport } from './report.ts';
@@ -14,7 +13,7 @@ import { stringLiteral } from '../sql.ts';
 /**
  * Searchable rows of every file in `{database}.rows`, one physical column per distinct header.
  * One entry point over the parts that do the work, each documented where it lives: columns and
- * skip indexes (RowColumns), loading (RowLoading), search and suggestions (RowSearch), contacts,
+ * skip indexes (RowColumns), loading (RowLoading), search and suggestions (RowSearch),
  * exports (RowExport); the table-wide upkeep is here.
  */
 export class RowsRepository {
@@ -64,7 +63,7 @@ export class RowsRepository {
     return this.#loading.countRagged(...a);
   }
 
-  // Search and suggestions (search.ts, contacts.ts).
+  // Search and suggestions (search.ts).
   count(...a: Parameters<RowSearch['count']>) {
     return this.#search.count(...a);
   }
@@ -81,6 +80,9 @@ export class RowsRepository {
   emailDomains(...a: Parameters<RowSearch['emailDomains']>) {
     return this.#search.emailDomains(...a);
   }
+  at(...a: Parameters<RowSearch['at']>) {
+    return this.#search.at(...a);
+  }
   scan(...a: Parameters<RowSearch['scan']>) {
     return this.#search.scan(...a);
   }
@@ -89,9 +91,6 @@ export class RowsRepository {
   }
   suggestAny(...a: Parameters<RowSearch['suggestAny']>) {
     return this.#search.suggestAny(...a);
-  }
-  contacts(...a: Parameters<typeof contacts> extends [RowsTable, ...infer R] ? R : never) {
-    return contacts(this.#t, ...a);
   }
 
   // Exports (export.ts).

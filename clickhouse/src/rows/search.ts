@@ -44,6 +44,23 @@ export class RowSearch {
   }
 
   /**
+   * One row of a file by its place (sheet and row number, under the row id its record names), or
+   * null when the file has no such row.
+   */
+  async at(file: FileRow, sheet: string, rowNumber: number): Promise<RowHit | null> {
+    const query: RowQuery = { files: [file], criteria: {}, everyCopy: true };
+    const c = compileQuery(query);
+    if (!c) return null;
+    const rs = await this.t.client.query({
+      query: `SELECT ${c.select} FROM ${this.t.table} ${c.filter}
+                AND sheet = {atSheet:String} AND row_number = {atRow:UInt32} LIMIT 1`,
+      query_params: { ...c.params, atSheet: sheet, atRow: rowNumber },
+      format: 'JSONCompactEachRow',
+    });
+    return toHits(query, c, await rs.json<unknown[]>())[0] ?? null;
+  }
+
+  /**
    * One page of matching rows in (file, sheet, row number) order, or by `query.sort` first. `offset`
    * and `limit` count rows.
    */

@@ -102,16 +102,6 @@ export interface RowBatch {
   rowNumbers?: number[] | undefined;
 }
 
-/** One distinct author contact (see RowsRepository.contacts). */
-export interface Contact {
-  /** Trimmed and lower-cased. */
-  email: string;
-  /** The names paired with the email, sorted; empty when it matched no author. */
-  names: string[];
-  /** Ids of the AUTHOR files holding it, sorted. */
-  fileIds: string[];
-}
-
 /** What to search: the files (their column maps say where each header lives) and the criteria. */
 export interface RowQuery {
   files: FileRow[];

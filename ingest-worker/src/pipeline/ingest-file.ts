@@ -88,6 +88,8 @@ async function runStages(run: IngestRun, checkpoints?: IngestCheckpoints): Promi
     await importReport; // never rejects; settled before anything is cleaned up
     throw e;
   });
+  // People first: a file deleted meanwhile then takes its people along (deletedMeanwhile).
+  if (author) await deps.storage.people.addFile(author.record);
   await run.progress(4, 0);
   if (await deletedMeanwhile(run)) {
     await importReport;

@@ -34,8 +34,10 @@ export const queryKeys = {
     list: () => [...queryKeys.exports.all, 'list'] as const,
   },
   people: {
-    search: (request: { query: string; page: number; size: number }) =>
-      ['people', 'search', request] as const,
+    all: ['people'] as const,
+    search: (request: object) => [...queryKeys.people.all, 'search', request] as const,
+    suggest: (prefix: string) => [...queryKeys.people.all, 'suggest', prefix] as const,
+    person: (id: string) => [...queryKeys.people.all, 'person', id] as const,
   },
   admin: {
     all: ['admin'] as const,

@@ -1,12 +1,23 @@
-/** Server state of the People screen. */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { PeopleSearchResponse } from '@sift/shared/contracts';
+/** Server state of the People screens. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  PeopleFilter,
+  PeopleSearchRequest,
+  PeopleSearchResponse,
+  PersonDecisionRequest,
+  PersonDecisionResponse,
+  PersonPageResponse,
+  ResultRow,
+} from '@sift/shared/contracts';
 import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
 import { saveBlob } from '../../ui/download';
 import { queryKeys } from '../../api/queryKeys';
 
-/** `POST /api/file/people/search`: a page of the account's people matching `query` (kept while the next loads). */
-export function usePeopleSearch(request: { query: string; page: number; size: number }) {
+/**
+ * `POST /api/file/people/search`: a page of the account's people matching the request, with the
+ * facets (kept while the next page loads).
+ */
+export function usePeopleSearch(request: PeopleSearchRequest) {
   return useQuery({
     queryKey: queryKeys.people.search(request),
     queryFn: ({ signal }) =>
@@ -16,13 +27,69 @@ export function usePeopleSearch(request: { query: string; page: number; size: nu
   });
 }
 
+/** `GET /api/file/people/suggest?prefix=`: names and emails to offer while a search is typed. */
+export function usePeopleSuggestions(prefix: string) {
+  const trimmed = prefix.trim();
+  return useQuery({
+    queryKey: queryKeys.people.suggest(trimmed),
+    queryFn: ({ signal }) =>
+      apiRequest<{ suggestions: string[] }>('/file/people/suggest', { query: { prefix: trimmed }, signal }),
+    enabled: trimmed.length >= 2,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+    retry: false,
+  });
+}
+
+/** `GET /api/file/people/{id}`: one person's page. */
+export function usePerson(id: string) {
+  return useQuery({
+    queryKey: queryKeys.people.person(id),
+    queryFn: ({ signal }) =>
+      apiRequest<PersonPageResponse>(`/file/people/${encodeURIComponent(id)}`, { signal }),
+    retry: false,
+  });
+}
+
+/** `GET /api/file/people/record`: one entry of a person (its AUTHOR row) for the record drawer. */
+export function fetchPersonEntry(at: {
+  fileId: string;
+  sheet: string;
+  rowNumber: number;
+}): Promise<ResultRow> {
+  return apiRequest<ResultRow>('/file/people/record', {
+    query: { file: at.fileId, sheet: at.sheet, row: at.rowNumber },
+  });
+}
+
 /**
- * `GET /api/file/people/contacts?query=&format=`: the contact list (one row per person, CSV or
- * XLSX), saved under the server's name.
+ * `POST /api/file/people/decisions` and `…/decisions/undo`: the owner's decision about two people
+ * offered as the same name, or taking one back. Every People answer is read again after.
  */
-export async function downloadPeopleContacts(query: string, format: 'CSV' | 'XLSX'): Promise<void> {
+export function usePersonDecisions() {
+  const client = useQueryClient();
+  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.people.all });
+  return {
+    decide: useMutation({
+      mutationFn: (request: PersonDecisionRequest) =>
+        apiRequest<PersonDecisionResponse>('/file/people/decisions', { method: 'POST', body: request }),
+      onSuccess: refresh,
+    }),
+    undo: useMutation({
+      mutationFn: (keys: { aKey: string; bKey: string }) =>
+        apiRequest<void>('/file/people/decisions/undo', { method: 'POST', body: keys }),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/**
+ * `GET /api/file/people/contacts?query=&country=&lastYear=&journal=&format=`: the contact list of
+ * the people a filter finds (one row per person, CSV or XLSX), saved under the server's name.
+ */
+export async function downloadPeopleContacts(filter: PeopleFilter, format: 'CSV' | 'XLSX'): Promise<void> {
   const { blob, filename } = await apiBlobRequest('/file/people/contacts', {
-    query: { query, format },
+    query: { ...filter, format },
     timeoutMs: EXPORT_TIMEOUT_MS,
   });
   saveBlob(blob, filename ?? `people-contacts.${format.toLowerCase()}`);

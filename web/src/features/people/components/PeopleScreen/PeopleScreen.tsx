@@ -1,44 +1,109 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Link, useSearchParams } from 'react-router-dom';
+import {
+  Alert,
+  Anchor,
+  Autocomplete,
+  Badge,
+  Button,
+  CloseButton,
+  Grid,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { PeopleFilter } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { PageHeader } from '../../../../components/PageHeader/PageHeader';
 import { Pager } from '../../../../components/Pager/Pager';
 import { notify } from '../../../../ui/notify';
-import { downloadPeopleContacts, usePeopleSearch } from '../../api';
+import { downloadPeopleContacts, usePeopleSearch, usePeopleSuggestions } from '../../api';
+import { yearsText } from '../../format';
+import { PeopleFacets, type PeopleFacetName } from '../PeopleFacets/PeopleFacets';
 
 /** People a page shows. */
 const PAGE_SIZE = 20;
 const count = new Intl.NumberFormat('en-US');
 
+/** The filter and page a People URL holds (`?q=&country=&year=&journal=&page=`). */
+function filterOf(params: URLSearchParams): PeopleFilter & { page: number } {
+  const year = Number(params.get('year'));
+  return {
+    query: params.get('q') ?? '',
+    country: params.get('country') || undefined,
+    lastYear: params.get('year') && Number.isInteger(year) ? year : undefined,
+    journal: params.get('journal') || undefined,
+    page: Math.max(0, Number(params.get('page')) || 0),
+  };
+}
+
+const FACET_PARAM: Record<PeopleFacetName, string> = {
+  country: 'country',
+  lastYear: 'year',
+  journal: 'journal',
+};
+const FACET_LABEL: Record<PeopleFacetName, string> = {
+  country: 'Country',
+  lastYear: 'Last paper',
+  journal: 'Journal',
+};
+
 /**
  * /people: the account's researchers, one entry each across its author files (rows joined by a
- * shared email, ORCID or ResearcherID; never by a name alone). A search box (names without
- * accents, emails, `@domain`, ORCIDs, journals), then a table: the fullest name and its other
- * spellings, each email with the author entries giving it (the first is the one to write to),
- * identifiers, entries and source files, most entries first.
+ * shared email, ORCID or ResearcherID; never by a name alone). A search box with suggestions
+ * (names without accents, emails, `@domain`, affiliations, countries, keywords, ORCIDs), facets
+ * by country, year of the last paper and journal, then a table: each name opens the person's
+ * page; the first email is the one to write to (the most recent). The search lives in the URL,
+ * so Back from a person's page returns to it.
  */
 export function PeopleScreen() {
-  const [typed, setTyped] = useState('');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(0);
+  const [params, setParams] = useSearchParams();
+  const filter = filterOf(params);
+  const [typed, setTyped] = useState(filter.query);
+  // Suggestions show while typing, and close once a search is made.
+  const [suggesting, setSuggesting] = useState(false);
+  const [debounced] = useDebouncedValue(typed, 200);
+  const suggestions = usePeopleSuggestions(debounced);
   const [exporting, setExporting] = useState<'CSV' | 'XLSX' | null>(null);
+  const { page, ...asked } = filter;
+  const people = usePeopleSearch({ ...asked, page, size: PAGE_SIZE });
+  const data = people.data;
+
+  const update = (change: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(change)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    if (!('page' in change)) next.delete('page');
+    setParams(next);
+  };
+  const search = (text: string) => {
+    setSuggesting(false);
+    update({ q: text.trim() || null });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    search(typed);
+  };
   const exportContacts = async (format: 'CSV' | 'XLSX') => {
     setExporting(format);
     try {
-      await downloadPeopleContacts(query, format);
+      await downloadPeopleContacts(asked, format);
     } catch (error) {
       notify.error(`Contacts export failed: ${errorMessage(error, 'Unknown error')}`);
     } finally {
       setExporting(null);
     }
   };
-  const people = usePeopleSearch({ query, page, size: PAGE_SIZE });
-  const data = people.data;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setQuery(typed.trim());
-    setPage(0);
-  };
+  const chosen = (['country', 'lastYear', 'journal'] as const).flatMap((facet) => {
+    const value = asked[facet];
+    return value === undefined ? [] : [{ facet, value: String(value) }];
+  });
+
   return (
     <Stack gap="lg">
       <PageHeader
@@ -48,12 +113,24 @@ export function PeopleScreen() {
       <Paper withBorder p="md" radius="md">
         <form onSubmit={submit} role="search" aria-label="People">
           <Group align="flex-end">
-            <TextInput
+            <Autocomplete
               label="Find people"
-              placeholder="Name, email, @domain, ORCID or journal"
+              placeholder="Name, email, @domain, affiliation, country, keyword or ORCID"
               value={typed}
-              onChange={(event) => setTyped(event.currentTarget.value)}
-              w={{ base: '100%', sm: 420 }}
+              onChange={(value) => {
+                setTyped(value);
+                setSuggesting(true);
+              }}
+              dropdownOpened={suggesting}
+              onDropdownOpen={() => setSuggesting(true)}
+              onDropdownClose={() => setSuggesting(false)}
+              onOptionSubmit={(value) => {
+                setTyped(value);
+                search(value);
+              }}
+              data={typed.trim().length >= 2 ? (suggestions.data?.suggestions ?? []) : []}
+              filter={({ options }) => options}
+              w={{ base: '100%', sm: 460 }}
             />
             <Button type="submit" loading={people.isFetching}>
               Search
@@ -65,12 +142,31 @@ export function PeopleScreen() {
                 onClick={() => void exportContacts(format)}
                 loading={exporting === format}
                 disabled={!data || data.totalPeople === 0 || exporting !== null}
-                title="One row per person found: name, the email to write to, other emails, identifiers, entries, last year, journals, files"
+                title="One row per person found: name, the email to write to, other emails, identifiers, affiliation, country, entries, last year, journals, files"
               >
                 Export contacts ({format})
               </Button>
             ))}
           </Group>
+          {chosen.length > 0 && (
+            <Group gap="xs" mt="sm" aria-label="Chosen facets">
+              {chosen.map(({ facet, value }) => (
+                <Badge
+                  key={facet}
+                  variant="light"
+                  rightSection={
+                    <CloseButton
+                      size="xs"
+                      aria-label={`Remove ${FACET_LABEL[facet]}: ${value}`}
+                      onClick={() => update({ [FACET_PARAM[facet]]: null })}
+                    />
+                  }
+                >
+                  {FACET_LABEL[facet]}: {value}
+                </Badge>
+              ))}
+            </Group>
+          )}
         </form>
       </Paper>
       {people.isError ? (
@@ -80,88 +176,112 @@ export function PeopleScreen() {
       ) : !data ? (
         <Text c="dimmed">Loading people...</Text>
       ) : (
-        <Stack gap="sm">
-          <Group justify="space-between" wrap="wrap">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {count.format(data.totalPeople)} {data.totalPeople === 1 ? 'person' : 'people'} from{' '}
-              {count.format(data.authorRows)} author entries
-              {data.suggestions > 0 && ` · ${count.format(data.suggestions)} names shared by several people`}
-            </Text>
-            <Pager page={data.page} totalPages={data.totalPages} onPage={setPage} label="People pages" />
-          </Group>
-          {data.people.length === 0 ? (
-            <Text c="dimmed" ta="center" py="xl">
-              No people found
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={720}>
-              <Table striped fz="sm" aria-label="People" verticalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Emails</Table.Th>
-                    <Table.Th>Identifiers</Table.Th>
-                    <Table.Th ta="right">Entries</Table.Th>
-                    <Table.Th>Files</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.people.map((person, i) => (
-                    <Table.Tr key={`${data.page}-${i}`}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {person.name || '(no name)'}
-                        </Text>
-                        {person.otherNames.length > 0 && (
-                          <Text size="xs" c="dimmed">
-                            also {person.otherNames.join('; ')}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Stack gap={2}>
-                          {person.emails.map((e, n) => (
-                            <Group key={e.email} gap={6} wrap="nowrap">
-                              <Anchor href={`mailto:${e.email}`} size="sm">
-                                {e.email}
-                              </Anchor>
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, lg: 9 }}>
+            <Stack gap="sm">
+              <Group justify="space-between" wrap="wrap">
+                <Text size="sm" c="dimmed" aria-live="polite">
+                  {count.format(data.totalPeople)} {data.totalPeople === 1 ? 'person' : 'people'}
+                </Text>
+                <Pager
+                  page={data.page}
+                  totalPages={data.totalPages}
+                  onPage={(p) => update({ page: p ? String(p) : null })}
+                  label="People pages"
+                />
+              </Group>
+              {data.people.length === 0 ? (
+                <Text c="dimmed" ta="center" py="xl">
+                  No people found
+                </Text>
+              ) : (
+                <Table.ScrollContainer minWidth={760}>
+                  <Table striped fz="sm" aria-label="People" verticalSpacing="xs">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Name</Table.Th>
+                        <Table.Th>Emails</Table.Th>
+                        <Table.Th>Affiliation</Table.Th>
+                        <Table.Th>Identifiers</Table.Th>
+                        <Table.Th ta="right">Entries</Table.Th>
+                        <Table.Th>Years</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {data.people.map((person) => (
+                        <Table.Tr key={person.id}>
+                          <Table.Td>
+                            <Anchor
+                              component={Link}
+                              to={`/people/${person.id}`}
+                              state={{ from: params.toString() }}
+                              size="sm"
+                              fw={600}
+                            >
+                              {person.name || '(no name)'}
+                            </Anchor>
+                            {person.otherNames.length > 0 && (
                               <Text size="xs" c="dimmed">
-                                {e.rows} {e.rows === 1 ? 'entry' : 'entries'}
+                                also {person.otherNames.join('; ')}
                               </Text>
-                              {n === 0 && person.emails.length > 1 && (
-                                <Badge size="xs" variant="light">
-                                  most used
-                                </Badge>
-                              )}
-                            </Group>
-                          ))}
-                        </Stack>
-                      </Table.Td>
-                      <Table.Td>
-                        <Stack gap={2}>
-                          {person.orcids.map((o) => (
-                            <Text key={o} size="xs">
-                              ORCID {o}
-                            </Text>
-                          ))}
-                          {person.researcherIds.map((r) => (
-                            <Text key={r} size="xs">
-                              ResearcherID {r}
-                            </Text>
-                          ))}
-                        </Stack>
-                      </Table.Td>
-                      <Table.Td ta="right">{count.format(person.rows)}</Table.Td>
-                      <Table.Td>
-                        <Text size="xs">{person.files.map((f) => f.name).join('; ')}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </Stack>
+                            )}
+                          </Table.Td>
+                          <Table.Td>
+                            <Stack gap={2}>
+                              {person.emails.map((e, n) => (
+                                <Group key={e.email} gap={6} wrap="nowrap">
+                                  <Anchor href={`mailto:${e.email}`} size="sm">
+                                    {e.email}
+                                  </Anchor>
+                                  <Text size="xs" c="dimmed">
+                                    {yearsText(e.firstYear, e.lastYear)}
+                                  </Text>
+                                  {n === 0 && person.emails.length > 1 && (
+                                    <Badge size="xs" variant="light">
+                                      latest
+                                    </Badge>
+                                  )}
+                                </Group>
+                              ))}
+                            </Stack>
+                          </Table.Td>
+                          <Table.Td>
+                            <Text size="xs">{person.affiliations[0] ?? ''}</Text>
+                          </Table.Td>
+                          <Table.Td>
+                            <Stack gap={2}>
+                              {person.orcids.map((o) => (
+                                <Text key={o} size="xs">
+                                  ORCID {o}
+                                </Text>
+                              ))}
+                              {person.researcherIds.map((r) => (
+                                <Text key={r} size="xs">
+                                  ResearcherID {r}
+                                </Text>
+                              ))}
+                            </Stack>
+                          </Table.Td>
+                          <Table.Td ta="right">{count.format(person.rows)}</Table.Td>
+                          <Table.Td>
+                            <Text size="xs">{yearsText(person.firstYear, person.lastYear)}</Text>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              )}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 3 }}>
+            <PeopleFacets
+              facets={data.facets}
+              chosen={asked}
+              onPick={(facet, value) => update({ [FACET_PARAM[facet]]: value })}
+            />
+          </Grid.Col>
+        </Grid>
       )}
     </Stack>
   );

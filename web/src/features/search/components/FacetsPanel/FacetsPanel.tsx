@@ -11,7 +11,7 @@ import {
 } from '@mantine/core';
 import { exactCriterion, MAX_FACET_COLUMNS, type SearchFacet } from '@sift/shared/contracts';
 import { facetChoices, facetLabel } from '../../columns';
-import classes from './FacetsPanel.module.css';
+import classes from '../../../../components/FacetList/FacetList.module.css';
 
 export interface FacetsPanelProps {
   /** Every column of the screen (the choice of facet columns). */

@@ -37,6 +37,8 @@ export interface RecordDrawerProps {
   /** The searched files' columns, in order. */
   columns: readonly string[];
   highlights?: { terms: Readonly<Record<string, string>>; matchAccents?: boolean } | undefined;
+  /** The drawer's title (default: the row's position on the results page). */
+  title?: string | undefined;
   onClose: () => void;
 }
 
@@ -50,6 +52,7 @@ export const RecordDrawer = memo(function RecordDrawer({
   position,
   columns,
   highlights,
+  title,
   onClose,
 }: RecordDrawerProps) {
   const narrow = useMediaQuery('(max-width: 48em)');
@@ -60,7 +63,7 @@ export const RecordDrawer = memo(function RecordDrawer({
       onClose={onClose}
       position="right"
       size={narrow ? '100%' : 'lg'}
-      title={<Text fw={600}>Row {position} of the results</Text>}
+      title={<Text fw={600}>{title ?? `Row ${position} of the results`}</Text>}
       closeButtonProps={{ 'aria-label': 'Close record' }}
     >
       {row && record && (

@@ -1,0 +1,765 @@
+/**
+ * People (issue 35, docs/people.md): one entry per researcher among an account's AUTHOR rows,
+ * kept up to date by the ingest. The rule of who is who is `@sift/shared/people` (rows joined by
+ * a shared email, ORCID or ResearcherID, transitively; never by a name alone); this repository
+ * keeps its outcome in three tables (migration 008) and answers the People screen from them.
+ *
+ * An update (a file's AUTHOR rows added, replaced or removed) regroups only the people it touches:
+ * those holding an identifier of the new rows or having rows in the files it replaces or removes.
+ * Their rows and the new ones are written again under a new version with their person, the
+ * people's keys and records are made from them by the engine, and then the older versions of the
+ * touched people go. A person's id is a hash of the smallest identifier of its rows (or of its
+ * one row's place, when it has none), so regrouping the same rows gives the same ids however the
+ * rows came in: an update gives what a rebuild from scratch gives.
+ */
+import type { ClickHouseClient } from '@clickhouse/client';
+import { foldName, peopleRowOf, PEOPLE_ROW_HEADERS, type PeopleRow } from '@sift/shared/people';
+import {
+  foldText,
+  type PersonDecision,
+  type PersonEntry as PersonEntryContract,
+} from '@sift/shared/contracts';
+import type { FileRow } from './files.repository.ts';
+import type { TableLayout } from './layout.ts';
+import type { RowsRepository } from './rows/index.ts';
+import { foldSql } from './sql.ts';
+
+/**
+ * Runs `work` while no other update of the same account's people runs in any process sharing the
+ * database (e.g. a Redis lock); resolves or rejects as `work` does.
+ */
+export type AccountLock = <T>(accountId: string, work: () => Promise<T>) => Promise<T>;
+
+/** An AccountLock for one process (embedded chDB belongs to one): updates of one account queue. */
+export function processAccountLock(): AccountLock {
+  const tails = new Map<string, Promise<unknown>>();
+  return async (accountId, work) => {
+    const before = tails.get(accountId) ?? Promise.resolve();
+    const mine = before.catch(() => undefined).then(work);
+    tails.set(accountId, mine);
+    try {
+      return await mine;
+    } finally {
+      if (tails.get(accountId) === mine) tails.delete(accountId);
+    }
+  };
+}
+
+/** A People search: what to look for, the facets chosen, and the page. */
+export interface PeopleQuery {
+  /**
+   * Looked for (folded: case and accents do not count) in names, emails, identifiers,
+   * affiliations, countries, keywords and journals; `@domain`: people with an email there.
+   */
+  query: string;
+  country?: string | undefined;
+  lastYear?: number | undefined;
+  journal?: string | undefined;
+  page: number;
+  size: number;
+}
+
+/** One person as stored (see migration 008's `people`). */
+export interface PersonRecord {
+  id: string;
+  name: string;
+  /** Every spelling, fullest first (the first is `name`). */
+  names: string[];
+  /** Each email with its entries and years, the most recent first (the one to write to). */
+  emails: { email: string; entries: number; firstYear: number; lastYear: number }[];
+  orcids: string[];
+  researcherIds: string[];
+  /** AUTHOR rows (author entries on records) that are this person. */
+  entries: number;
+  /** First and last publication year (0: none given). */
+  firstYear: number;
+  lastYear: number;
+  /** Most entries first (at most 5). */
+  journals: string[];
+  affiliations: string[];
+  countries: string[];
+  /** Most entries first (at most 10). */
+  keywords: string[];
+  /** The AUTHOR files the rows are in. */
+  fileIds: string[];
+}
+
+/** One AUTHOR row of a person (its provenance); `fileId` is the AUTHOR file's. */
+export type PersonEntry = Omit<PersonEntryContract, 'fileName' | 'authorFileId'>;
+
+/** A person's page (see PeopleRepository.person). */
+export interface PersonPage {
+  person: PersonRecord;
+  entries: PersonEntry[];
+  sameName: PersonRecord[];
+  decisions: PersonDecision[];
+}
+
+/** A facet of the People screen: each value with its people, most first. */
+export type PeopleFacets = Record<'country' | 'lastYear' | 'journal', { value: string; people: number }[]>;
+
+/** Most entries a person's page lists. */
+export const PERSON_MAX_ENTRIES = 500;
+
+/** The columns of `people_rows`, in order (migration 008). */
+const ROW_COLUMNS = [
+  'account_id',
+  'person_id',
+  'anchor',
+  'file_id',
+  'sheet',
+  'row_number',
+  'version',
+  'keys',
+  'name',
+  'emails',
+  'orcid',
+  'researcher_id',
+  'year',
+  'title',
+  'journal',
+  'affiliation',
+  'country',
+  'keywords',
+];
+
+/** The people tables (migration 008). */
+const PEOPLE_TABLES = ['people_rows', 'people_keys', 'people', 'people_work'];
+
+const PERSON_COLUMNS = `person_id, name, names, emails, orcids, researcher_ids, entries, first_year,
+  last_year, journals, affiliations, countries, keywords, file_ids`;
+
+type PersonTuple = [
+  string,
+  string,
+  string[],
+  { email: string; entries: number; first_year: number; last_year: number }[],
+  string[],
+  string[],
+  number,
+  number,
+  number,
+  string[],
+  string[],
+  string[],
+  string[],
+  string[],
+];
+
+function personOf(t: PersonTuple): PersonRecord {
+  return {
+    id: t[0],
+    name: t[1],
+    names: t[2],
+    // Named tuples come as objects.
+    emails: t[3].map((e) => ({
+      email: e.email,
+      entries: Number(e.entries),
+      firstYear: Number(e.first_year),
+      lastYear: Number(e.last_year),
+    })),
+    orcids: t[4],
+    researcherIds: t[5],
+    entries: Number(t[6]),
+    firstYear: Number(t[7]),
+    lastYear: Number(t[8]),
+    journals: t[9],
+    affiliations: t[10],
+    countries: t[11],
+    keywords: t[12],
+    fileIds: t[13],
+  };
+}
+
+/** The people tables: their updates and reads. */
+export class PeopleRepository {
+  readonly #rowsTable: string;
+  readonly #keys: string;
+  readonly #people: string;
+  readonly #work: string;
+  readonly #decisions: string;
+  #lastVersion = 0;
+  #lastDecision = 0;
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly layout: TableLayout,
+    private readonly rows: RowsRepository,
+    private readonly lock: AccountLock,
+  ) {
+    this.#rowsTable = `${layout.db}.people_rows`;
+    this.#keys = `${layout.db}.people_keys`;
+    this.#people = `${layout.db}.people`;
+    this.#work = `${layout.db}.people_work`;
+    this.#decisions = `${layout.db}.people_decisions`;
+  }
+
+  /**
+   * Adds (or, for a file already there, replaces) the people rows of a PROCESSED AUTHOR file:
+   * its rows are read under the row id its record names (rowsIdOf), so a reindex's record can be
+   * given before it is written. Regroups the people the file touches.
+   *
+   * @param file - the AUTHOR file's record (its owner, id and row id)
+   * @returns the people written (touched by the file)
+   */
+  async addFile(file: FileRow): Promise<number> {
+    return this.#update(file.ownerId, { gone: [file.id], added: file });
+  }
+
+  /**
+   * Removes the people rows of these AUTHOR files (any ids; whatever their records say, even
+   * when already removed), regrouping the people they touched in each account holding them.
+   */
+  async removeFiles(fileIds: string[]): Promise<void> {
+    if (!fileIds.length) return;
+    const rs = await this.client.query({
+      query: `SELECT DISTINCT account_id FROM ${this.#keys} WHERE key IN {keys:Array(String)}`,
+      query_params: { keys: fileIds.map((f) => `file:${f}`) },
+      format: 'JSONCompactEachRow',
+    });
+    for (const [account] of await rs.json<[string]>()) await this.#update(account, { gone: fileIds });
+  }
+
+  /**
+   * Makes every account's people again from their PROCESSED AUTHOR files among `files` (after a
+   * restore: the tables may come from before people were kept, or from the middle of an update):
+   * everything goes, then each file is added.
+   *
+   * @returns the AUTHOR files read
+   */
+  async rebuild(files: FileRow[]): Promise<number> {
+    await this.clear();
+    const authors = files.filter((f) => f.fileType === 'AUTHOR' && f.status === 'PROCESSED');
+    for (const f of authors) await this.addFile(f);
+    return authors.length;
+  }
+
+  /** Removes every account's people (a data clear). */
+  async clear(): Promise<void> {
+    for (const t of PEOPLE_TABLES)
+      await this.layout.everyNode(
+        `TRUNCATE TABLE IF EXISTS ${this.layout.db}.${this.layout.localName(t)}${this.layout.onCluster}`,
+      );
+  }
+
+  /** A lightweight delete from a people table's stored rows, on every node. */
+  async #delete(table: string, where: string, params: Record<string, unknown>): Promise<void> {
+    const { layout } = this;
+    await layout.everyNode(
+      `DELETE FROM ${layout.db}.${layout.localName(table)}${layout.onCluster} WHERE ${where}`,
+      {
+        query_params: params,
+        clickhouse_settings: { lightweight_deletes_sync: '2', allow_nondeterministic_mutations: 1 },
+      },
+    );
+  }
+
+  /** A version above every one the account's people were written with, and above the last one given. */
+  async #nextVersion(accountId: string): Promise<number> {
+    const rs = await this.client.query({
+      query: `SELECT max(version) FROM ${this.#keys} WHERE account_id = {a:String}`,
+      query_params: { a: accountId },
+      format: 'JSONCompactEachRow',
+    });
+    const stored = (await rs.json<[string | number]>())[0]?.[0] ?? 0;
+    const v = Math.max(Date.now() * 1000, Number(stored) + 1, this.#lastVersion + 1);
+    this.#lastVersion = v;
+    return v;
+  }
+
+  /**
+   * One update (see the module's comment): `gone` files' rows leave, `added`'s rows (if any) come
+   * in, and the people either touches, or holding one of `keys`, are regrouped.
+   *
+   * @returns the people written
+   */
+  #update(accountId: string, change: { gone?: string[]; added?: FileRow; keys?: string[] }): Promise<number> {
+    const gone = change.gone ?? [];
+    return this.lock(accountId, async () => {
+      const a = { a: accountId };
+      // What an update cut short left staged.
+      await this.#delete('people_rows', "account_id = {a:String} AND person_id = ''", a);
+      const v = await this.#nextVersion(accountId);
+      const p = { a: accountId, v, gone, keys: change.keys ?? [] };
+      if (change.added) await this.#stage(accountId, v, change.added);
+      // The people touched: holding a new row's identifier or one of `keys`, or having rows in a
+      // file that goes.
+      await this.client.command({
+        query: `INSERT INTO ${this.#work} (account_id, version, kind, key)
+                SELECT DISTINCT account_id, {v:UInt64}, 'person', person_id FROM ${this.#keys}
+                WHERE account_id = {a:String} AND version < {v:UInt64}
+                  AND key GLOBAL IN (
+                    SELECT arrayJoin(keys) FROM ${this.#rowsTable}
+                    WHERE account_id = {a:String} AND version = {v:UInt64} AND person_id = ''
+                    UNION ALL SELECT arrayJoin(arrayConcat({keys:Array(String)},
+                      arrayMap(f -> concat('file:', f), {gone:Array(String)}))))`,
+        query_params: p,
+      });
+      const work = (kind: string, columns: string) =>
+        `SELECT ${columns} FROM ${this.#work} WHERE account_id = {a:String} AND version = {v:UInt64} AND kind = '${kind}'`;
+      // Their rows that stay, and the new ones, each row once (the newest, should an update cut
+      // short have left two).
+      const working = `SELECT * FROM ${this.#rowsTable}
+        WHERE account_id = {a:String} AND (
+          (version = {v:UInt64} AND person_id = '')
+          OR (version < {v:UInt64} AND file_id NOT IN {gone:Array(String)}
+              AND person_id GLOBAL IN (${work('person', 'key')})))
+        ORDER BY version DESC LIMIT 1 BY file_id, sheet, row_number`;
+      await this.#writeCanonicalKeys(working, p);
+      // Each row's person: a hash of its group's smallest identifier (or of the row's place).
+      const own = `if(empty(keys), concat('row:', file_id, '/', sheet, '/', toString(row_number)), arrayMin(keys))`;
+      await this.client.command({
+        query: `INSERT INTO ${this.#rowsTable} (${ROW_COLUMNS.join(', ')})
+                SELECT account_id, lower(hex(sipHash128(anchor))) AS person_id, anchor,
+                  ${ROW_COLUMNS.slice(3).join(', ')}
+                FROM (
+                  SELECT w.*, if(c.value != '', c.value, w.own) AS anchor
+                  FROM (SELECT * EXCEPT (version, person_id, anchor), {v:UInt64} AS version, ${own} AS own
+                        FROM (${working})) AS w
+                  GLOBAL LEFT ANY JOIN (${work('canonical', 'key, value')}) AS c ON c.key = w.own)`,
+        query_params: p,
+      });
+      await this.#writePeople(p);
+      // The older versions of the touched people go, and what this update staged and worked with.
+      const old = `account_id = {a:String} AND version < {v:UInt64} AND person_id IN (
+        SELECT key FROM ${this.layout.db}.${this.layout.localName('people_work')}
+        WHERE account_id = {a:String} AND version = {v:UInt64} AND kind = 'person')`;
+      for (const t of ['people_keys', 'people']) await this.#delete(t, old, p);
+      await this.#delete('people_rows', `(${old}) OR (account_id = {a:String} AND person_id = '')`, p);
+      const rs = await this.client.query({
+        query: `SELECT count() FROM ${this.#people} WHERE account_id = {a:String} AND version = {v:UInt64}`,
+        query_params: p,
+        format: 'JSONCompactEachRow',
+      });
+      await this.#delete('people_work', 'account_id = {a:String} AND version = {v:UInt64}', p);
+      return Number((await rs.json<[string]>())[0]![0]);
+    });
+  }
+
+  /** Writes the new rows of `file` as staged (no person yet), in batches as they are read. */
+  async #stage(accountId: string, version: number, file: FileRow): Promise<void> {
+    for await (const batch of this.rows.scan({
+      files: [file],
+      criteria: {},
+      headers: [...PEOPLE_ROW_HEADERS],
+    })) {
+      const values = batch.map((hit) => {
+        const row: PeopleRow = peopleRowOf('', (h) => (hit.cells[h] ?? '').trim());
+        return {
+          account_id: accountId,
+          person_id: '',
+          anchor: '',
+          file_id: file.id,
+          sheet: hit.sheet,
+          row_number: hit.rowNumber,
+          version,
+          keys: row.keys,
+          name: row.name,
+          emails: row.emails,
+          orcid: row.orcid,
+          researcher_id: row.researcherId,
+          year: row.year,
+          title: row.title,
+          journal: row.journal,
+          affiliation: row.affiliation,
+          country: row.country,
+          keywords: row.keywords,
+        };
+      });
+      await this.client.insert({ table: this.#rowsTable, values, format: 'JSONEachRow' });
+    }
+  }
+
+  /**
+   * Writes (kind 'canonical') the smallest identifier of each group for every identifier of the
+   * working rows whose group's smallest is another: union-find over the rows giving two or more
+   * (each set of them once).
+   */
+  async #writeCanonicalKeys(working: string, p: { a: string; v: number }): Promise<void> {
+    const rs = await this.client.query({
+      query: `SELECT DISTINCT arraySort(keys) FROM (${working}) WHERE length(keys) > 1`,
+      query_params: p,
+      format: 'JSONCompactEachRow',
+    });
+    const parent = new Map<string, string>();
+    const find = (k: string): string => {
+      let root = k;
+      while (parent.get(root) !== root) root = parent.get(root)!;
+      // Every step of the way now points at the root, so the next find is short.
+      while (k !== root) {
+        const next = parent.get(k)!;
+        parent.set(k, root);
+        k = next;
+      }
+      return root;
+    };
+    // Every decision that two people are one joins their anchors, as a row giving both would.
+    const decided = await this.client.query({
+      query: `SELECT [a_key, b_key] FROM ${this.#decisions} FINAL
+              WHERE account_id = {a:String} AND decision = 'same' AND is_deleted = 0`,
+      query_params: p,
+      format: 'JSONCompactEachRow',
+    });
+    const sets = [...(await rs.json<[string[]]>()), ...(await decided.json<[string[]]>())];
+    for (const [keys] of sets) {
+      for (const k of keys) if (!parent.has(k)) parent.set(k, k);
+      for (const k of keys.slice(1)) {
+        const [x, y] = [find(keys[0]!), find(k)];
+        // The smaller identifier is the root, so each group's root is its smallest.
+        if (x < y) parent.set(y, x);
+        else if (y < x) parent.set(x, y);
+      }
+    }
+    const values: { account_id: string; version: number; kind: string; key: string; value: string }[] = [];
+    for (const k of parent.keys()) {
+      const root = find(k);
+      if (root !== k) values.push({ account_id: p.a, version: p.v, kind: 'canonical', key: k, value: root });
+    }
+    for (let i = 0; i < values.length; i += 50_000)
+      await this.client.insert({
+        table: this.#work,
+        values: values.slice(i, i + 50_000),
+        format: 'JSONEachRow',
+      });
+  }
+
+  /** The keys and records of the people this update wrote, made by the engine from their rows. */
+  async #writePeople(p: Record<string, unknown>): Promise<void> {
+    const mine = `FROM ${this.#rowsTable} WHERE account_id = {a:String} AND version = {v:UInt64} AND person_id != ''`;
+    await this.client.command({
+      query: `INSERT INTO ${this.#keys} (account_id, key, person_id, version)
+              SELECT DISTINCT account_id, key, person_id, {v:UInt64}
+              FROM ${this.#rowsTable} ARRAY JOIN arrayConcat(keys, [anchor, concat('file:', file_id)]) AS key
+              WHERE account_id = {a:String} AND version = {v:UInt64} AND person_id != ''`,
+      query_params: p,
+    });
+    const fold = (e: string) => `trimBoth(replaceRegexpAll(${foldSql(e)}, '[^\\\\p{L}\\\\p{N}]+', ' '))`;
+    await this.client.command({
+      query: `INSERT INTO ${this.#people} (account_id, person_id, anchor, version, name, names, folded_name,
+                emails, orcids, researcher_ids, entries, first_year, last_year, journals, affiliations,
+                countries, keywords, file_ids, search_text)
+              SELECT account_id, person_id, anchor, {v:UInt64}, names[1], names, ${fold('names[1]')},
+                e.emails, orcids, rids, entries, fy, ly, journals, affiliations, countries, keywords,
+                file_ids,
+                ${foldSql(`arrayStringConcat(arrayConcat(names, e.list, orcids, rids, journals, affiliations, countries, keywords), '\\n')`)}
+              FROM (
+                SELECT account_id, person_id, any(anchor) AS anchor,
+                  arraySort(x -> (-lengthUTF8(x), x), groupUniqArrayIf(name, name != '')) AS names,
+                  arraySort(groupUniqArrayIf(orcid, orcid != '')) AS orcids,
+                  arraySort(groupUniqArrayIf(researcher_id, researcher_id != '')) AS rids,
+                  count() AS entries, minIf(year, year > 0) AS fy, max(year) AS ly,
+                  topKIf(5)(journal, journal != '') AS journals,
+                  topKIf(5)(affiliation, affiliation != '') AS affiliations,
+                  topKIf(5)(country, country != '') AS countries,
+                  topKArray(10)(keywords) AS keywords,
+                  arraySort(groupUniqArray(file_id)) AS file_ids
+                ${mine}
+                GROUP BY account_id, person_id
+              ) AS p
+              LEFT ANY JOIN (
+                SELECT person_id,
+                  CAST(arraySort(x -> (-x.4, -x.2, x.1), groupArray((email, n, fy, ly))),
+                    'Array(Tuple(email String, entries UInt32, first_year UInt16, last_year UInt16))') AS emails,
+                  groupArray(email) AS list
+                FROM (
+                  SELECT person_id, arrayJoin(emails) AS email, count() AS n, minIf(year, year > 0) AS fy,
+                    max(year) AS ly
+                  ${mine}
+                  GROUP BY person_id, email)
+                GROUP BY person_id
+              ) AS e USING person_id`,
+      query_params: p,
+    });
+  }
+
+  /** The WHERE of a People search (see PeopleQuery), with its parameters. */
+  #match(accountId: string, q: Omit<PeopleQuery, 'page' | 'size'>) {
+    const folded = foldText(q.query.trim());
+    const where = ['account_id = {a:String}'];
+    const params: Record<string, unknown> = { a: accountId };
+    if (folded.startsWith('@') && folded.length > 1 && !/\s/.test(folded)) {
+      where.push(`arrayExists(e -> endsWith(e.1, {domain:String}), emails)`);
+      params.domain = folded;
+    } else if (folded) {
+      where.push(`position(search_text, {q:String}) > 0`);
+      params.q = folded;
+    }
+    if (q.country) {
+      where.push('has(countries, {country:String})');
+      params.country = q.country;
+    }
+    if (q.lastYear !== undefined) {
+      where.push('last_year = {year:UInt16}');
+      params.year = q.lastYear;
+    }
+    if (q.journal) {
+      where.push('has(journals, {journal:String})');
+      params.journal = q.journal;
+    }
+    return { where: where.join(' AND '), params };
+  }
+
+  /**
+   * A page of the account's people matching `q`, most entries first (then by name), and how many
+   * match.
+   */
+  async search(accountId: string, q: PeopleQuery): Promise<{ people: PersonRecord[]; total: number }> {
+    const { where, params } = this.#match(accountId, q);
+    const [page, count] = await Promise.all([
+      this.client.query({
+        query: `SELECT ${PERSON_COLUMNS} FROM ${this.#people} WHERE ${where}
+                ORDER BY entries DESC, name, person_id LIMIT {size:UInt32} OFFSET {offset:UInt64}`,
+        query_params: { ...params, size: q.size, offset: q.page * q.size },
+        format: 'JSONCompactEachRow',
+      }),
+      this.client.query({
+        query: `SELECT count() FROM ${this.#people} WHERE ${where}`,
+        query_params: params,
+        format: 'JSONCompactEachRow',
+      }),
+    ]);
+    return {
+      people: (await page.json<PersonTuple>()).map(personOf),
+      total: Number((await count.json<[string]>())[0]![0]),
+    };
+  }
+
+  /** Every person matching `q` (for a contact export), most entries first, in pages as read. */
+  async *scan(
+    accountId: string,
+    q: Omit<PeopleQuery, 'page' | 'size'>,
+    batch = 5_000,
+  ): AsyncGenerator<PersonRecord[]> {
+    for (let page = 0; ; page++) {
+      const { people } = await this.search(accountId, { ...q, page, size: batch });
+      if (people.length) yield people;
+      if (people.length < batch) return;
+    }
+  }
+
+  /** The facets of the people matching `q`: countries, last years and journals, most people first. */
+  async facets(accountId: string, q: Omit<PeopleQuery, 'page' | 'size'>, limit = 12): Promise<PeopleFacets> {
+    const { where, params } = this.#match(accountId, q);
+    const rs = await this.client.query({
+      query: `SELECT 'country', value, count() AS n FROM ${this.#people} ARRAY JOIN countries AS value
+                WHERE ${where} GROUP BY value ORDER BY n DESC, value LIMIT {limit:UInt32}
+              UNION ALL
+              SELECT 'lastYear', toString(last_year) AS value, count() AS n FROM ${this.#people}
+                WHERE ${where} AND last_year > 0 GROUP BY value ORDER BY value DESC LIMIT {limit:UInt32}
+              UNION ALL
+              SELECT 'journal', value, count() AS n FROM ${this.#people} ARRAY JOIN journals AS value
+                WHERE ${where} GROUP BY value ORDER BY n DESC, value LIMIT {limit:UInt32}`,
+      query_params: { ...params, limit },
+      format: 'JSONCompactEachRow',
+    });
+    const out: PeopleFacets = { country: [], lastYear: [], journal: [] };
+    for (const [facet, value, n] of await rs.json<[keyof PeopleFacets, string, string]>())
+      out[facet].push({ value, people: Number(n) });
+    for (const f of Object.values(out)) f.sort((x, y) => y.people - x.people || (x.value < y.value ? -1 : 1));
+    out.lastYear.sort((x, y) => Number(y.value) - Number(x.value));
+    return out;
+  }
+
+  /**
+   * What to suggest while a People search is typed: names with a word starting with `prefix`
+   * (folded: case, accents and punctuation do not count) and emails starting with it, the people
+   * with most entries first, each value once.
+   */
+  async suggest(accountId: string, prefix: string, limit = 8): Promise<string[]> {
+    const name = foldName(prefix);
+    const email = foldText(prefix.trim());
+    if (!name && !email) return [];
+    const rs = await this.client.query({
+      query: `SELECT value FROM (
+                SELECT name AS value, entries FROM ${this.#people}
+                WHERE account_id = {a:String} AND {n:String} != ''
+                  AND (startsWith(folded_name, {n:String}) OR position(folded_name, concat(' ', {n:String})) > 0)
+                UNION ALL
+                SELECT e.1 AS value, entries FROM ${this.#people} ARRAY JOIN emails AS e
+                WHERE account_id = {a:String} AND startsWith(e.1, {e:String}))
+              ORDER BY entries DESC, value LIMIT 1 BY value LIMIT {limit:UInt32}`,
+      query_params: { a: accountId, n: name, e: email, limit },
+      format: 'JSONCompactEachRow',
+    });
+    return (await rs.json<[string]>()).map(([v]) => v);
+  }
+
+  /**
+   * One person of the account with their entries (most recent first, at most PERSON_MAX_ENTRIES),
+   * the people whose names fold alike and were not decided apart (possibly the same researcher),
+   * and the decisions about them; null when the account has no such person.
+   */
+  async person(accountId: string, personId: string): Promise<PersonPage | null> {
+    const params = { a: accountId, p: personId, limit: PERSON_MAX_ENTRIES };
+    const rs = await this.client.query({
+      query: `SELECT ${PERSON_COLUMNS}, folded_name FROM ${this.#people}
+              WHERE account_id = {a:String} AND person_id = {p:String} LIMIT 1`,
+      query_params: params,
+      format: 'JSONCompactEachRow',
+    });
+    const [found] = await rs.json<[...PersonTuple, string]>();
+    if (!found) return null;
+    const folded = found[14];
+    const [entries, same, decisions] = await Promise.all([
+      this.client.query({
+        query: `SELECT file_id, sheet, row_number, name, emails, year, title, journal, affiliation, country
+                FROM ${this.#rowsTable} WHERE account_id = {a:String} AND person_id = {p:String}
+                ORDER BY year DESC, file_id, sheet, row_number LIMIT {limit:UInt32}`,
+        query_params: params,
+        format: 'JSONCompactEachRow',
+      }),
+      this.client.query({
+        query: `SELECT ${PERSON_COLUMNS} FROM ${this.#people}
+                WHERE account_id = {a:String} AND folded_name = {f:String} AND person_id != {p:String}
+                  AND folded_name != ''
+                ORDER BY entries DESC, person_id LIMIT 20`,
+        query_params: { ...params, f: folded },
+        format: 'JSONCompactEachRow',
+      }),
+      this.#decisionsOf(accountId, personId),
+    ]);
+    const apart = new Set(decisions.filter((d) => d.decision === 'apart').map((d) => d.otherPersonId));
+    type EntryTuple = [string, string, number, string, string[], number, string, string, string, string];
+    return {
+      person: personOf(found.slice(0, 14) as PersonTuple),
+      entries: (await entries.json<EntryTuple>()).map((e) => ({
+        fileId: e[0],
+        sheet: e[1],
+        rowNumber: Number(e[2]),
+        name: e[3],
+        emails: e[4],
+        year: Number(e[5]),
+        title: e[6],
+        journal: e[7],
+        affiliation: e[8],
+        country: e[9],
+      })),
+      sameName: (await same.json<PersonTuple>()).map(personOf).filter((p) => !apart.has(p.id)),
+      decisions,
+    };
+  }
+
+  /**
+   * The decisions naming one of the person's identifiers, each with the person now holding its
+   * other side ('' when no one does).
+   */
+  async #decisionsOf(accountId: string, personId: string): Promise<PersonDecision[]> {
+    const rs = await this.client.query({
+      query: `WITH mine AS (SELECT key FROM ${this.#keys}
+                WHERE account_id = {a:String} AND person_id = {p:String} AND NOT startsWith(key, 'file:'))
+              SELECT a_key, b_key, decision, decided_by, toUnixTimestamp64Milli(decided_at)
+              FROM ${this.#decisions} FINAL
+              WHERE account_id = {a:String} AND is_deleted = 0
+                AND (a_key GLOBAL IN mine OR b_key GLOBAL IN mine)
+              ORDER BY decided_at DESC`,
+      query_params: { a: accountId, p: personId },
+      format: 'JSONCompactEachRow',
+    });
+    const rows = await rs.json<[string, string, 'same' | 'apart', string, string]>();
+    const holders = await this.#holders(
+      accountId,
+      rows.flatMap(([x, y]) => [x, y]),
+    );
+    return rows.map(([aKey, bKey, decision, decidedBy, at]) => {
+      const other = holders.get(aKey) === personId ? bKey : aKey;
+      return {
+        aKey,
+        bKey,
+        decision,
+        decidedBy,
+        decidedAt: new Date(Number(at)).toISOString(),
+        otherKey: other,
+        otherPersonId: holders.get(other) ?? '',
+      };
+    });
+  }
+
+  /** Which person holds each of these identifiers (anchors included). */
+  async #holders(accountId: string, keys: string[]): Promise<Map<string, string>> {
+    if (!keys.length) return new Map();
+    const rs = await this.client.query({
+      query: `SELECT key, any(person_id) FROM ${this.#keys}
+              WHERE account_id = {a:String} AND key IN {keys:Array(String)} GROUP BY key`,
+      query_params: { a: accountId, keys },
+      format: 'JSONCompactEachRow',
+    });
+    return new Map(await rs.json<[string, string]>());
+  }
+
+  /**
+   * Records what the owner decided of two of their people offered as the same name: `same` joins
+   * them (now and in every regrouping after: the decision is kept by their anchors), `apart`
+   * stops offering them.
+   *
+   * @returns the id of the person `personA` is part of afterwards; null when either is not a
+   *   person of the account
+   */
+  async decide(
+    accountId: string,
+    personA: string,
+    personB: string,
+    decision: 'same' | 'apart',
+    decidedBy: string,
+  ): Promise<string | null> {
+    const rs = await this.client.query({
+      query: `SELECT person_id, anchor FROM ${this.#people}
+              WHERE account_id = {a:String} AND person_id IN {ids:Array(String)}`,
+      query_params: { a: accountId, ids: [personA, personB] },
+      format: 'JSONCompactEachRow',
+    });
+    const anchors = new Map(await rs.json<[string, string]>());
+    const [x, y] = [anchors.get(personA), anchors.get(personB)];
+    if (!x || !y || personA === personB) return null;
+    const [aKey, bKey] = x < y ? [x, y] : [y, x];
+    await this.#writeDecision(accountId, aKey, bKey, decision, decidedBy, 0);
+    if (decision === 'same') await this.#update(accountId, { keys: [aKey, bKey] });
+    return (await this.#holders(accountId, [x])).get(x) ?? null;
+  }
+
+  /**
+   * Takes a decision back (a `same` one splits the person again, as the rows alone make them).
+   *
+   * @returns false when the account has no such decision
+   */
+  async undo(accountId: string, aKey: string, bKey: string, by: string): Promise<boolean> {
+    const rs = await this.client.query({
+      query: `SELECT decision FROM ${this.#decisions} FINAL
+              WHERE account_id = {a:String} AND a_key = {x:String} AND b_key = {y:String} AND is_deleted = 0`,
+      query_params: { a: accountId, x: aKey, y: bKey },
+      format: 'JSONCompactEachRow',
+    });
+    const [found] = await rs.json<['same' | 'apart']>();
+    if (!found) return false;
+    await this.#writeDecision(accountId, aKey, bKey, found[0], by, 1);
+    if (found[0] === 'same') await this.#update(accountId, { keys: [aKey, bKey] });
+    return true;
+  }
+
+  async #writeDecision(
+    accountId: string,
+    aKey: string,
+    bKey: string,
+    decision: string,
+    by: string,
+    deleted: 0 | 1,
+  ): Promise<void> {
+    const now = Date.now();
+    await this.client.command({
+      query: `INSERT INTO ${this.#decisions}
+                (account_id, a_key, b_key, decision, decided_by, decided_at, version, is_deleted)
+              VALUES ({a:String}, {x:String}, {y:String}, {d:String}, {by:String},
+                fromUnixTimestamp64Milli({at:Int64}, 'UTC'), {version:UInt64}, {deleted:UInt8})`,
+      query_params: {
+        a: accountId,
+        x: aKey,
+        y: bKey,
+        d: decision,
+        by,
+        at: now,
+        version: Math.max(now * 1000, ++this.#lastDecision),
+        deleted,
+      },
+    });
+    this.#lastDecision = Math.max(this.#lastDecision, now * 1000);
+  }
+}
