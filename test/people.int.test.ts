@@ -151,8 +151,10 @@ it('keeps the people of every ingest exactly as the rule makes them, through a d
   expect(all.totalPeople).toBe(stored.size);
 
   // One file deleted: the people of the other alone (people split where the gone file joined them).
-  const files = await user.json<{ id: string; originalFilename: string }[]>('/file/files');
-  const small = files.find((f) => f.originalFilename === 'wos-savedrecs-small.xls')!;
+  const files = await user.json<{ id: string; originalFilename: string; fileType: string }[]>('/file/files');
+  const small = files.find(
+    (f) => f.fileType === 'GENERAL' && f.originalFilename === 'wos-savedrecs-small.xls',
+  )!;
   const smallAuthor = { id: authorFileId(small.id) };
   expect((await user.fetch(`/file/files/${small.id}`, { method: 'DELETE' })).status).toBe(204);
   const left = rows.filter((r) => String(r[ROW_META.fileId]) !== smallAuthor.id);

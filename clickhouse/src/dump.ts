@@ -97,7 +97,9 @@ export async function loadDatabase(
       const body = statement.replace(/^CREATE TABLE\s+\S+/, '');
       await client.command({ query: `CREATE TABLE ${name(table, true)} ${body}` });
       const columns = await client.query({
-        query: `SELECT name, type FROM system.columns WHERE database = {db:String} AND table = {t:String} ORDER BY position`,
+        // The columns `SELECT *` dumped: not those the engine computes (MATERIALIZED, e.g. people's rank).
+        query: `SELECT name, type FROM system.columns WHERE database = {db:String} AND table = {t:String}
+                AND default_kind NOT IN ('MATERIALIZED', 'ALIAS', 'EPHEMERAL') ORDER BY position`,
         query_params: { db, t: table + STAGING_SUFFIX },
         format: 'JSONEachRow',
       });

@@ -47,7 +47,8 @@ ORDER BY (account_id, key, person_id);
 {if_cluster} CREATE TABLE IF NOT EXISTS {db}.people_keys{on_cluster} AS {db}.people_keys_local ENGINE = {distributed:people_keys:account_id};
 
 -- people: one row per person, aggregated from its people_rows by the engine; `search_text` is the
--- folded text a People search looks in.
+-- folded text a People search looks in. Sorted most entries first; a person is found by id
+-- through the bloom filter.
 CREATE TABLE IF NOT EXISTS {db}.{local:people}{on_cluster}
 (
     account_id String,
@@ -68,10 +69,14 @@ CREATE TABLE IF NOT EXISTS {db}.{local:people}{on_cluster}
     countries Array(String),
     keywords Array(String),
     file_ids Array(String),
-    search_text String
+    search_text String,
+    -- Most entries first, as the People search lists them: in the sorting key, so the first page
+    -- of a search reads the table in order and stops once it has its people.
+    rank UInt32 MATERIALIZED 4294967295 - entries,
+    INDEX person_id_index person_id TYPE bloom_filter GRANULARITY 1
 )
 ENGINE = {per_shard:MergeTree}
-ORDER BY (account_id, person_id);
+ORDER BY (account_id, rank, name, person_id);
 
 {if_cluster} CREATE TABLE IF NOT EXISTS {db}.people{on_cluster} AS {db}.people_local ENGINE = {distributed:people:account_id};
 
