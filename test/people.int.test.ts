@@ -19,6 +19,7 @@ import {
   authorRowEvidence,
   groupPeople,
   normalOrcid,
+  peopleRowOf,
   normalResearcherId,
   type AuthorEvidence,
 } from '@sift/shared/people';
@@ -26,6 +27,13 @@ import { authorFileId } from '@sift/shared/author-files';
 import { parseCsv } from './support/csv.ts';
 import { fixture } from './support/fixtures.ts';
 import { ApiClient, startTestSift } from './support/sift.ts';
+
+const SCOPUS = [
+  '"Authors","Author full names","Title","Year","Source title","Authors with affiliations","Author Keywords","Correspondence Address"',
+  '"Agarchand N.; Laishram B.","Agarchand, Nilesh; Laishram, Boeing","Public–private partnerships","2017","Transport Policy","Agarchand N., Department of Civil Engineering, IIT Guwahati, Guwahati, 781039, India; Laishram B., Columbia University, New York, NY 10027 USA","PPP; transport ; ","B. Laishram; Department of Civil Engineering, IIT Guwahati, India; email: boeing@iitg.ernet.in"',
+  '"Brewin R.J.W.","Brewin, Robert J. W.","Phytoplankton","2022","Oceans","Brewin R.J.W., University of Exeter, Penryn, Cornwall, TR10 9FE, United Kingdom","chlorophyll","R.J.W. Brewin; University of Exeter, Penryn, United Kingdom; email: r.brewin@exeter.ac.uk"',
+  '',
+].join('\r\n');
 
 let sift: RunningSift;
 let user: ApiClient;
@@ -38,6 +46,10 @@ beforeAll(async () => {
     const [file] = await user.upload([{ name, bytes: readFileSync(fixture(name)) }]);
     expect((await user.waitForIngest(file!.id)).status).toBe('PROCESSED');
   }
+  // A Scopus export's layout (the addresses in `Authors with affiliations`), emails in the
+  // correspondence address.
+  const [scopus] = await user.upload([{ name: 'scopus.csv', bytes: new TextEncoder().encode(SCOPUS) }]);
+  expect((await user.waitForIngest(scopus!.id)).status).toBe('PROCESSED');
   // Every AUTHOR row, page by page.
   for (let page = 0; ; page++) {
     const res = await user.json<SearchResponse>('/file/preprocessed/search', { page, size: 1000 });
@@ -117,6 +129,64 @@ it('puts every AUTHOR row, email and identifier of two real exports on exactly o
     `[people] ${evidence.length} AUTHOR rows -> ${people.length} people (${recurring.length} on several rows), ` +
       `${given.size} identifiers, ${suggestions.length} name suggestions`,
   );
+});
+
+it('stages every AUTHOR row in the engine exactly as peopleRowOf reads it', async () => {
+  const me = await user.json<{ id: string }>('/accounts/me');
+  const rs = await sift.storage.client.query({
+    query: `SELECT concat(file_id, '/', sheet, '/', toString(row_number)), keys, name, emails, orcid,
+              researcher_id, year, title, journal, affiliation, country, keywords
+            FROM ${sift.storage.layout.db}.people_rows WHERE account_id = {a:String}`,
+    query_params: { a: me.id },
+    format: 'JSONCompactEachRow',
+  });
+  type Stored = [
+    string,
+    string[],
+    string,
+    string[],
+    string,
+    string,
+    number,
+    string,
+    string,
+    string,
+    string,
+    string[],
+  ];
+  const stored = new Map((await rs.json<Stored>()).map((r) => [r[0], r]));
+  expect(stored.size).toBe(rows.length);
+  let placed = 0;
+  for (const row of rows) {
+    const ref = `${String(row[ROW_META.fileId])}/${String(row[ROW_META.sheet])}/${String(row[ROW_META.rowNumber])}`;
+    const js = peopleRowOf(ref, (header) => String(row[header] ?? '').trim());
+    const [, keys, name, emails, orcid, rid, year, title, journal, affiliation, country, keywords] =
+      stored.get(ref)!;
+    expect(
+      { keys, name, emails, orcid, rid, year: Number(year), title, journal, affiliation, country, keywords },
+      ref,
+    ).toEqual({
+      keys: js.keys,
+      name: js.name,
+      emails: js.emails,
+      orcid: js.orcid,
+      rid: js.researcherId,
+      year: js.year,
+      title: js.title,
+      journal: js.journal,
+      affiliation: js.affiliation,
+      country: js.country,
+      keywords: js.keywords,
+    });
+    if (js.country) placed++;
+  }
+  // Addresses were found for most author rows, and the Scopus layout's too.
+  expect(placed).toBeGreaterThan(rows.length / 2);
+  const brewin = [...stored.values()].find((r) => r[2].startsWith('Brewin'))!;
+  expect([brewin[9], brewin[10]]).toEqual([
+    'University of Exeter, Penryn, Cornwall, TR10 9FE, United Kingdom',
+    'United Kingdom',
+  ]);
 });
 
 /** The account's people as stored: each person's rows (`{authorFileId}/{sheet}/{row}`), sorted. */

@@ -157,7 +157,7 @@ export async function openStorage(
   };
   const files = new FilesRepository(client, options.database, recordsChanged);
   const importReports = new JsonDocumentsRepository<ImportReport>(client, options.database, 'import-report');
-  const people = new PeopleRepository(client, layout, rows, options.accountLock ?? processAccountLock());
+  const people = new PeopleRepository(client, layout, options.accountLock ?? processAccountLock());
   return {
     client,
     database: options.database,

@@ -13,7 +13,8 @@
  * rows came in: an update gives what a rebuild from scratch gives.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
-import { foldName, peopleRowOf, PEOPLE_ROW_HEADERS, type PeopleRow } from '@sift/shared/people';
+import { foldName } from '@sift/shared/people';
+import { stagedPeopleRows } from './people-rows-sql.ts';
 import {
   foldText,
   type PersonDecision,
@@ -21,7 +22,6 @@ import {
 } from '@sift/shared/contracts';
 import type { FileRow } from './files.repository.ts';
 import type { TableLayout } from './layout.ts';
-import type { RowsRepository } from './rows/index.ts';
 import { foldSql } from './sql.ts';
 
 /**
@@ -189,7 +189,6 @@ export class PeopleRepository {
   constructor(
     private readonly client: ClickHouseClient,
     private readonly layout: TableLayout,
-    private readonly rows: RowsRepository,
     private readonly lock: AccountLock,
   ) {
     this.#rowsTable = `${layout.db}.people_rows`;
@@ -388,38 +387,17 @@ export class PeopleRepository {
     await this.#delete('people_rows', "account_id = {a:String} AND person_id = ''", { a: accountId });
   }
 
-  /** Writes the new rows of `file` as staged (no person yet), in batches as they are read. */
+  /** Writes the rows of `file` as staged (no person yet), computed by the engine (people-rows-sql.ts). */
   async #stage(accountId: string, version: number, file: FileRow): Promise<void> {
-    for await (const batch of this.rows.scan({
-      files: [file],
-      criteria: {},
-      headers: [...PEOPLE_ROW_HEADERS],
-    })) {
-      const values = batch.map((hit) => {
-        const row: PeopleRow = peopleRowOf('', (h) => (hit.cells[h] ?? '').trim());
-        return {
-          account_id: accountId,
-          person_id: '',
-          anchor: '',
-          file_id: file.id,
-          sheet: hit.sheet,
-          row_number: hit.rowNumber,
-          version,
-          keys: row.keys,
-          name: row.name,
-          emails: row.emails,
-          orcid: row.orcid,
-          researcher_id: row.researcherId,
-          year: row.year,
-          title: row.title,
-          journal: row.journal,
-          affiliation: row.affiliation,
-          country: row.country,
-          keywords: row.keywords,
-        };
-      });
-      await this.client.insert({ table: this.#rowsTable, values, format: 'JSONEachRow' });
-    }
+    const { select, params } = stagedPeopleRows(file, this.layout.rows);
+    await this.client.command({
+      query: `INSERT INTO ${this.#rowsTable} (${ROW_COLUMNS.join(', ')})
+              SELECT {a:String}, '', '', ${ROW_COLUMNS.slice(3)
+                .map((c) => (c === 'version' ? '{v:UInt64}' : c))
+                .join(', ')}
+              FROM (${select})`,
+      query_params: { ...params, a: accountId, v: version },
+    });
   }
 
   /**

@@ -38,15 +38,6 @@ export interface AuthorEvidence {
   journal?: string;
 }
 
-/** The AUTHOR row headers people are made of (see authorRowEvidence). */
-export const PEOPLE_HEADERS: readonly string[] = [
-  AUTHORS_HEADER,
-  ...FULL_NAMES_HEADERS,
-  EMAILS_HEADER,
-  ORCIDS_HEADER,
-  RESEARCHER_IDS_HEADER,
-];
-
 /** Scopus's column of `Author, Institution, City, Country` entries. */
 const SCOPUS_ADDRESSES_HEADER = 'Authors with affiliations';
 
@@ -62,12 +53,6 @@ export const RECORD_HEADERS = {
   addresses: ['Addresses', SCOPUS_ADDRESSES_HEADER],
   keywords: ['Author Keywords', 'Keywords'],
 } as const;
-
-/** Every header peopleRowOf reads. */
-export const PEOPLE_ROW_HEADERS: readonly string[] = [
-  ...PEOPLE_HEADERS,
-  ...Object.values(RECORD_HEADERS).flat(),
-];
 
 /** One AUTHOR row as People keep it: who, and what the record says of their work. */
 export interface PeopleRow extends AuthorEvidence {

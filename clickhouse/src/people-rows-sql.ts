@@ -1,0 +1,90 @@
+/**
+ * The engine's form of `peopleRowOf` (`@sift/shared/people`): one AUTHOR row as People keep it,
+ * computed by an `INSERT … SELECT` from the file's rows instead of row by row in JavaScript (which
+ * took 3.5 s of a 200,000-row file's update; docs/benchmarks.md). `test/people.int.test.ts` holds
+ * the two equal on every row of real exports, as the fold function is held equal to `foldText`.
+ */
+import {
+  AUTHORS_HEADER,
+  EMAILS_HEADER,
+  FULL_NAMES_HEADERS,
+  ORCIDS_HEADER,
+  RESEARCHER_IDS_HEADER,
+} from '@sift/shared/author-files';
+import { MAX_ROW_KEYWORDS, RECORD_HEADERS } from '@sift/shared/people';
+import { rowsIdOf, type FileRow } from './files.repository.ts';
+import { valueOf } from './rows/criteria-sql.ts';
+import { foldSql } from './sql.ts';
+
+/**
+ * The SELECT of a file's people rows (the columns of `people_rows` from `file_id` on, staged:
+ * no person yet) and its parameters; `{a}` and `{v}` (account and version) are the caller's.
+ *
+ * @param file - the AUTHOR file (its rows under rowsIdOf, its column map)
+ * @param rowsTable - the rows table, quoted
+ */
+export function stagedPeopleRows(
+  file: FileRow,
+  rowsTable: string,
+): { select: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = { stageFile: file.id, stageRows: rowsIdOf(file) };
+  let n = 0;
+  /** The first of `headers` the row fills, trimmed ('' when none). */
+  const first = (headers: readonly string[]) => {
+    const values = headers.flatMap((h) => {
+      const name = `sh${n++}`;
+      const v = valueOf([file], h, name);
+      if (!v) return [];
+      params[name] = h;
+      return [`trimBoth(${v})`];
+    });
+    return values.length ? `arrayFirst(x -> x != '', [${values.join(', ')}])` : `''`;
+  };
+  const foldName = (e: string) => `trimBoth(replaceRegexpAll(${foldSql(e)}, '[^\\\\p{L}\\\\p{N}]+', ' '))`;
+  const tidy = (e: string) => `replaceRegexpOne(trimBoth(${e}), '[.;\\\\s]+$', '')`;
+  const wos = first([RECORD_HEADERS.addresses[0]]);
+  const scopus = first([RECORD_HEADERS.addresses[1]]);
+  const select = `
+    SELECT file_id, sheet, row_number, keys, name, emails, orcid, researcher_id, year, title, journal,
+      affiliation, if(affiliation = '', '',
+        if(match(last_part, '\\\\bUSA$'), 'USA', replaceRegexpAll(last_part, '^[\\\\d\\\\s-]+|[\\\\d\\\\s-]+$', ''))) AS country,
+      keywords
+    FROM (
+      SELECT *, trimBoth(splitByChar(',', affiliation)[-1]) AS last_part,
+        arrayConcat(arrayMap(e -> concat('email:', e), emails), if(orcid != '', [concat('orcid:', orcid)], []),
+          if(researcher_id != '', [concat('rid:', researcher_id)], [])) AS keys
+      FROM (
+        SELECT {stageFile:String} AS file_id, sheet, row_number, name,
+          arrayDistinct(arrayFilter(e -> position(e, '@') > 0,
+            splitByRegexp('[;,\\\\s]+', lowerUTF8(emails_cell)))) AS emails,
+          upper(replaceRegexpOne(replaceAll(extract(orcid_cell, '(\\\\d{4}-?\\\\d{4}-?\\\\d{4}-?\\\\d{3}[\\\\dXx])'), '-', ''),
+            '^(\\\\d{4})(\\\\d{4})(\\\\d{4})(\\\\d{3}[\\\\dXx])$', '\\\\1-\\\\2-\\\\3-\\\\4')) AS orcid,
+          upper(extract(rid_cell, '\\\\b([A-Za-z]{1,3}-\\\\d{4}-\\\\d{4})\\\\b')) AS researcher_id,
+          toUInt16OrZero(extract(year_cell, '\\\\b((?:1[89]|20)\\\\d\\\\d)\\\\b')) AS year,
+          title, journal,
+          arraySlice(arrayDistinct(arrayFilter(k -> k != '', arrayMap(k -> trimBoth(k), splitByChar(';', keywords_cell)))),
+            1, ${MAX_ROW_KEYWORDS}) AS keywords,
+          arrayFilter(x -> x != '', [${foldName('name')}, ${foldName('authors_cell')}]) AS wanted,
+          if(wos_cell != '',
+            if(position(wos_cell, '[') > 0,
+              ${tidy(`arrayFirst(g -> hasAny(arrayMap(x -> ${foldName('x')}, splitByChar(';', g[1])), wanted),
+                extractAllGroups(wos_cell, '\\\\[([^\\\\]]*)\\\\]\\\\s*([^\\\\[]*)'))[2]`)},
+              if(position(wos_cell, ';') = 0, ${tidy('wos_cell')}, '')),
+            arrayFirst(t -> t.1, arrayMap(entry -> (
+                arrayFirstIndex(k -> has(wanted, ${foldName(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
+                  arrayEnumerate(splitByChar(',', entry))) > 0,
+                ${tidy(`arrayStringConcat(arraySlice(splitByChar(',', entry),
+                  arrayFirstIndex(k -> has(wanted, ${foldName(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
+                    arrayEnumerate(splitByChar(',', entry))) + 1), ',')`)}),
+              splitByChar(';', scopus_cell))).2) AS affiliation
+        FROM (
+          SELECT sheet, row_number,
+            if(${first(FULL_NAMES_HEADERS)} != '', ${first(FULL_NAMES_HEADERS)}, ${first([AUTHORS_HEADER])}) AS name,
+            ${first([AUTHORS_HEADER])} AS authors_cell, ${first([EMAILS_HEADER])} AS emails_cell,
+            ${first([ORCIDS_HEADER])} AS orcid_cell, ${first([RESEARCHER_IDS_HEADER])} AS rid_cell,
+            ${first(RECORD_HEADERS.year)} AS year_cell, ${first(RECORD_HEADERS.title)} AS title,
+            ${first(RECORD_HEADERS.journal)} AS journal, ${first(RECORD_HEADERS.keywords)} AS keywords_cell,
+            ${wos} AS wos_cell, ${scopus} AS scopus_cell
+          FROM ${rowsTable} WHERE file_id = {stageRows:String})))`;
+  return { select, params };
+}
