@@ -14,7 +14,7 @@ import {
 import { MAX_ROW_KEYWORDS, RECORD_HEADERS } from '@sift/shared/people';
 import { rowsIdOf, type FileRow } from './files.repository.ts';
 import { valueOf } from './rows/criteria-sql.ts';
-import { foldSql } from './sql.ts';
+import { foldNameSql } from './sql.ts';
 
 /**
  * The SELECT of a file's people rows (the columns of `people_rows` from `file_id` on, staged:
@@ -40,7 +40,6 @@ export function stagedPeopleRows(
     });
     return values.length ? `arrayFirst(x -> x != '', [${values.join(', ')}])` : `''`;
   };
-  const foldName = (e: string) => `trimBoth(replaceRegexpAll(${foldSql(e)}, '[^\\\\p{L}\\\\p{N}]+', ' '))`;
   const tidy = (e: string) => `replaceRegexpOne(trimBoth(${e}), '[.;\\\\s]+$', '')`;
   const wos = first([RECORD_HEADERS.addresses[0]]);
   const scopus = first([RECORD_HEADERS.addresses[1]]);
@@ -64,17 +63,17 @@ export function stagedPeopleRows(
           title, journal,
           arraySlice(arrayDistinct(arrayFilter(k -> k != '', arrayMap(k -> trimBoth(k), splitByChar(';', keywords_cell)))),
             1, ${MAX_ROW_KEYWORDS}) AS keywords,
-          arrayFilter(x -> x != '', [${foldName('name')}, ${foldName('authors_cell')}]) AS wanted,
+          arrayFilter(x -> x != '', [${foldNameSql('name')}, ${foldNameSql('authors_cell')}]) AS wanted,
           if(wos_cell != '',
             if(position(wos_cell, '[') > 0,
-              ${tidy(`arrayFirst(g -> hasAny(arrayMap(x -> ${foldName('x')}, splitByChar(';', g[1])), wanted),
+              ${tidy(`arrayFirst(g -> hasAny(arrayMap(x -> ${foldNameSql('x')}, splitByChar(';', g[1])), wanted),
                 extractAllGroups(wos_cell, '\\\\[([^\\\\]]*)\\\\]\\\\s*([^\\\\[]*)'))[2]`)},
               if(position(wos_cell, ';') = 0, ${tidy('wos_cell')}, '')),
             arrayFirst(t -> t.1, arrayMap(entry -> (
-                arrayFirstIndex(k -> has(wanted, ${foldName(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
+                arrayFirstIndex(k -> has(wanted, ${foldNameSql(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
                   arrayEnumerate(splitByChar(',', entry))) > 0,
                 ${tidy(`arrayStringConcat(arraySlice(splitByChar(',', entry),
-                  arrayFirstIndex(k -> has(wanted, ${foldName(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
+                  arrayFirstIndex(k -> has(wanted, ${foldNameSql(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
                     arrayEnumerate(splitByChar(',', entry))) + 1), ',')`)}),
               splitByChar(';', scopus_cell))).2) AS affiliation
         FROM (

@@ -2,7 +2,7 @@
  * People (issue 35, docs/people.md): one entry per researcher among an account's AUTHOR rows,
  * kept up to date by the ingest. The rule of who is who is `@sift/shared/people` (rows joined by
  * a shared email, ORCID or ResearcherID, transitively; never by a name alone); this repository
- * keeps its outcome in three tables (migration 008) and answers the People screen from them.
+ * keeps its outcome in the people tables (migration 008) and answers the People screen from them.
  *
  * An update (a file's AUTHOR rows added, replaced or removed) regroups only the people it touches:
  * those holding an identifier of the new rows or having rows in the files it replaces or removes.
@@ -22,7 +22,7 @@ import {
 } from '@sift/shared/contracts';
 import type { FileRow } from './files.repository.ts';
 import type { TableLayout } from './layout.ts';
-import { foldSql } from './sql.ts';
+import { foldNameSql, foldSql } from './sql.ts';
 
 /**
  * Runs `work` while no other update of the same account's people runs in any process sharing the
@@ -383,8 +383,16 @@ export class PeopleRepository {
     });
     for (const [v, done] of await rs.json<[number | string, number | string]>())
       await this.#finish(accountId, Number(v), Number(done) === 1);
-    // Rows staged by an update stopped before it listed the people it touched.
-    await this.#delete('people_rows', "account_id = {a:String} AND person_id = ''", { a: accountId });
+    // Rows staged by an update stopped before it listed the people it touched. Looked for first
+    // (a range of the sorting key): a delete is a mutation, and most updates find none.
+    const staged = "account_id = {a:String} AND person_id = ''";
+    const left = await this.client.query({
+      query: `SELECT count() FROM ${this.#rowsTable} WHERE ${staged}`,
+      query_params: { a: accountId },
+      format: 'JSONCompactEachRow',
+    });
+    if (Number((await left.json<[string]>())[0]![0]) > 0)
+      await this.#delete('people_rows', staged, { a: accountId });
   }
 
   /** Writes the rows of `file` as staged (no person yet), computed by the engine (people-rows-sql.ts). */
@@ -463,12 +471,11 @@ export class PeopleRepository {
               WHERE account_id = {a:String} AND version = {v:UInt64} AND person_id != ''`,
       query_params: p,
     });
-    const fold = (e: string) => `trimBoth(replaceRegexpAll(${foldSql(e)}, '[^\\\\p{L}\\\\p{N}]+', ' '))`;
     await this.client.command({
       query: `INSERT INTO ${this.#people} (account_id, person_id, anchor, version, name, names, folded_name,
                 emails, orcids, researcher_ids, entries, first_year, last_year, journals, affiliations,
                 countries, keywords, file_ids, search_text)
-              SELECT account_id, person_id, anchor, {v:UInt64}, names[1], names, ${fold('names[1]')},
+              SELECT account_id, person_id, anchor, {v:UInt64}, names[1], names, ${foldNameSql('names[1]')},
                 e.emails, orcids, rids, entries, fy, ly, journals, affiliations, countries, keywords,
                 file_ids,
                 ${foldSql(`arrayStringConcat(arrayConcat(names, e.list, orcids, rids, journals, affiliations, countries, keywords), '\\n')`)}
@@ -570,20 +577,22 @@ export class PeopleRepository {
     batch = 5_000,
   ): AsyncGenerator<PersonRecord[]> {
     const { where, params } = this.#match(accountId, q);
+    // The last person read, by the table's order (`rank` is the table's own: most entries first).
     let after: { rank: number; name: string; id: string } | null = null;
     for (;;) {
       const rs = await this.client.query({
-        query: `SELECT ${PERSON_COLUMNS} FROM ${this.#people} ${where}
+        query: `SELECT ${PERSON_COLUMNS}, rank FROM ${this.#people} ${where}
                 ${after ? 'WHERE (rank, name, person_id) > ({r:UInt32}, {n:String}, {p:String})' : ''}
                 ORDER BY rank, name, person_id LIMIT {size:UInt32}`,
         query_params: { ...params, size: batch, ...(after && { r: after.rank, n: after.name, p: after.id }) },
         format: 'JSONCompactEachRow',
       });
-      const people: PersonRecord[] = (await rs.json<PersonTuple>()).map(personOf);
+      const read: [...PersonTuple, number][] = await rs.json<[...PersonTuple, number]>();
+      const people = read.map((t) => personOf(t.slice(0, 14) as PersonTuple));
       if (people.length) yield people;
       if (people.length < batch) return;
       const last = people[people.length - 1]!;
-      after = { rank: 4294967295 - last.entries, name: last.name, id: last.id };
+      after = { rank: Number(read[read.length - 1]![14]), name: last.name, id: last.id };
     }
   }
 
@@ -822,6 +831,9 @@ export class PeopleRepository {
     deleted: 0 | 1,
   ): Promise<void> {
     const now = Date.now();
+    // Above the last one written here, so a decision taken back in the same millisecond wins.
+    const version = Math.max(now * 1000, this.#lastDecision + 1);
+    this.#lastDecision = version;
     await this.client.command({
       query: `INSERT INTO ${this.#decisions}
                 (account_id, a_key, b_key, decision, decided_by, decided_at, version, is_deleted)
@@ -834,10 +846,9 @@ export class PeopleRepository {
         d: decision,
         by,
         at: now,
-        version: Math.max(now * 1000, ++this.#lastDecision),
+        version,
         deleted,
       },
     });
-    this.#lastDecision = Math.max(this.#lastDecision, now * 1000);
   }
 }

@@ -68,6 +68,15 @@ export function foldSql(expr: string): string {
 }
 
 /**
+ * SQL of `expr` folded as names are compared: the engine's form of `foldName` in
+ * `@sift/shared/people` (folded, every run of characters other than letters and digits one
+ * space, trimmed): `Müller, H.` and `MULLER H` both give `muller h`.
+ */
+export function foldNameSql(expr: string): string {
+  return `trimBoth(replaceRegexpAll(${foldSql(expr)}, '[^\\\\p{L}\\\\p{N}]+', ' '))`;
+}
+
+/**
  * The shortest piece of a term the text skip index looks up on its own (letters and digits between
  * separators): it serves `LIKE '%…%'` for a pattern of this many characters or more within one
  * token, and scans for a shorter one or one spanning a separator (`smith, j`).

@@ -8,6 +8,10 @@
  * people), so people whose folded full names are equal are offered as "possibly the same person",
  * with the evidence (co-authors, affiliations, journals they share), for a person to confirm or
  * keep apart.
+ *
+ * This is the rule as JavaScript: `peopleRowOf` (one row) and `groupPeople` (the grouping). The
+ * people tables are made by the engine (`clickhouse/src/people.repository.ts`,
+ * `people-rows-sql.ts`), and the tests hold them equal to what these functions give.
  */
 import {
   AUTHORS_HEADER,
