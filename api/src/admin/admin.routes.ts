@@ -18,7 +18,7 @@ import {
   type SystemStats,
 } from '@sift/shared/contracts';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
-import { parseBody } from '../validation.ts';
+import { parseBody, queryText } from '../validation.ts';
 import type { AdminService } from './admin.service.ts';
 import type { Confirmations } from './confirmations.ts';
 import type { Maintenance, MaintenanceParts } from './maintenance.ts';
@@ -120,7 +120,7 @@ export function adminRoutes(
     },
   );
   router.get('/stats', async (req, res) => {
-    const accountId = typeof req.query.accountId === 'string' ? req.query.accountId : '';
+    const accountId = queryText(req.query, 'accountId') ?? '';
     if (!accountId)
       throw new BadRequestError('Say which account: accountId is required.', 'ACCOUNT_ID_REQUIRED');
     res.json((await admin.accountStats(accountId)) satisfies AccountStats);

@@ -7,7 +7,7 @@ import { neutralise } from '@sift/shared/csv-injection';
 import { rowXml } from '@sift/shared/ooxml';
 import { accountOf } from '../auth/middleware.ts';
 import { PEOPLE_CONTACT_HEADER, type PeopleService } from '../search/people.service.ts';
-import { parseBody } from '../validation.ts';
+import { parseBody, queryText } from '../validation.ts';
 import { XlsxStreamWriter } from './xlsx-writer.ts';
 
 /**
@@ -19,7 +19,7 @@ import { XlsxStreamWriter } from './xlsx-writer.ts';
 export function peopleContactsRoutes(people: PeopleService): Router {
   const router = Router();
   router.get('/people/contacts', async (req, res) => {
-    const text = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
+    const text = (name: string) => queryText(req.query, name);
     const filter = parseBody(peopleFilterSchema, {
       query: text('query') ?? '',
       country: text('country'),

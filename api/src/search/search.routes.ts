@@ -14,7 +14,7 @@ import {
   type SavedQuery,
 } from '@sift/shared/contracts';
 import { BadRequestError } from '../errors.ts';
-import { parseBody } from '../validation.ts';
+import { parseBody, queryText } from '../validation.ts';
 import type { SavedQueries } from './saved-queries.ts';
 import type { SearchService } from './search.service.ts';
 import type { PeopleService } from './people.service.ts';
@@ -38,7 +38,7 @@ export function searchRoutes(search: SearchService, queries: SavedQueries, peopl
     res.json((await people.search(accountOf(res).id, request)) satisfies PeopleSearchResponse);
   });
   router.get('/people/suggest', async (req, res) => {
-    const prefix = typeof req.query.prefix === 'string' ? req.query.prefix.slice(0, 200) : '';
+    const prefix = (queryText(req.query, 'prefix') ?? '').slice(0, 200);
     res.json({ suggestions: await people.suggest(accountOf(res).id, prefix) });
   });
   router.post('/people/decisions', async (req, res) => {
@@ -53,7 +53,7 @@ export function searchRoutes(search: SearchService, queries: SavedQueries, peopl
   });
   // One entry of a person (its AUTHOR row) for the record drawer.
   router.get('/people/record', async (req, res) => {
-    const q = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : '');
+    const q = (name: string) => queryText(req.query, name) ?? '';
     const rowNumber = Number(q('row'));
     if (!q('file') || !Number.isInteger(rowNumber) || rowNumber < 0)
       throw new BadRequestError('Give the entry as file, sheet and row.', 'VALIDATION_ERROR');
