@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { PeopleFilter, PeopleSearchResponse } from '@sift/shared/contracts';
+import { formatCount } from '../../../../lib/format';
 import classes from '../../../../components/FacetList/FacetList.module.css';
 
 export type PeopleFacetName = keyof PeopleSearchResponse['facets'];
@@ -10,7 +11,6 @@ const TITLES: Record<PeopleFacetName, string> = {
   lastYear: 'Year of last paper',
   journal: 'Journal',
 };
-const count = new Intl.NumberFormat('en-US');
 
 export interface PeopleFacetsProps {
   facets: PeopleSearchResponse['facets'];
@@ -50,13 +50,13 @@ export function PeopleFacets({ facets, chosen, onPick }: PeopleFacetsProps) {
                       <UnstyledButton
                         className={classes.value}
                         onClick={() => onPick(facet, v.value)}
-                        aria-label={`${TITLES[facet]}: ${v.value}, ${count.format(v.people)} people`}
+                        aria-label={`${TITLES[facet]}: ${v.value}, ${formatCount(v.people)} people`}
                       >
                         <Text size="sm" truncate>
                           {v.value}
                         </Text>
                         <Text size="xs" c="dimmed">
-                          {count.format(v.people)}
+                          {formatCount(v.people)}
                         </Text>
                       </UnstyledButton>
                     </li>

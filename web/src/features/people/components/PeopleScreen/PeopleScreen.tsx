@@ -17,6 +17,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import type { PeopleFilter } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
+import { formatCount, pluralCount } from '../../../../lib/format';
 import { PageHeader } from '../../../../components/PageHeader/PageHeader';
 import { Pager } from '../../../../components/Pager/Pager';
 import { notify } from '../../../../ui/notify';
@@ -26,7 +27,6 @@ import { PeopleFacets, type PeopleFacetName } from '../PeopleFacets/PeopleFacets
 
 /** People a page shows. */
 const PAGE_SIZE = 20;
-const count = new Intl.NumberFormat('en-US');
 
 /** The filter and page a People URL holds (`?q=&country=&year=&journal=&page=`). */
 function filterOf(params: URLSearchParams): PeopleFilter & { page: number } {
@@ -181,7 +181,7 @@ export function PeopleScreen() {
             <Stack gap="sm">
               <Group justify="space-between" wrap="wrap">
                 <Text size="sm" c="dimmed" aria-live="polite">
-                  {count.format(data.totalPeople)} {data.totalPeople === 1 ? 'person' : 'people'}
+                  {pluralCount(data.totalPeople, 'person', 'people')}
                 </Text>
                 <Pager
                   page={data.page}
@@ -262,7 +262,7 @@ export function PeopleScreen() {
                               ))}
                             </Stack>
                           </Table.Td>
-                          <Table.Td ta="right">{count.format(person.rows)}</Table.Td>
+                          <Table.Td ta="right">{formatCount(person.rows)}</Table.Td>
                           <Table.Td>
                             <Text size="xs">{yearsText(person.firstYear, person.lastYear)}</Text>
                           </Table.Td>

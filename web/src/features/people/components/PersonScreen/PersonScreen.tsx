@@ -16,12 +16,11 @@ import {
 } from '@mantine/core';
 import type { PersonPageResponse, PersonSummary, ResultRow } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
+import { formatCount, pluralCount } from '../../../../lib/format';
 import { notify } from '../../../../ui/notify';
 import { RecordDrawer } from '../../../search';
 import { fetchPersonEntry, usePerson, usePersonDecisions } from '../../api';
 import { yearsText } from '../../format';
-
-const count = new Intl.NumberFormat('en-US');
 
 /** An identifier as a person reads it: `email:a@b` → `a@b`, a row's place → `an entry of its own`. */
 function keyText(key: string): string {
@@ -122,9 +121,9 @@ export function PersonScreen({ id }: { id: string }) {
         <Title order={1}>{p.name || '(no name)'}</Title>
         {p.otherNames.length > 0 && <Text c="dimmed">Also written {p.otherNames.join('; ')}</Text>}
         <Text size="sm" c="dimmed">
-          {count.format(p.rows)} {p.rows === 1 ? 'entry' : 'entries'}
-          {p.lastYear ? ` · ${yearsText(p.firstYear, p.lastYear)}` : ''} · {p.files.length}{' '}
-          {p.files.length === 1 ? 'file' : 'files'}
+          {pluralCount(p.rows, 'entry', 'entries')}
+          {p.lastYear ? ` · ${yearsText(p.firstYear, p.lastYear)}` : ''} ·{' '}
+          {pluralCount(p.files.length, 'file')}
         </Text>
       </Stack>
 
@@ -159,7 +158,7 @@ export function PersonScreen({ id }: { id: string }) {
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td ta="right">{count.format(e.entries)}</Table.Td>
+                    <Table.Td ta="right">{formatCount(e.entries)}</Table.Td>
                     <Table.Td>{yearsText(e.firstYear, e.lastYear) || 'no year given'}</Table.Td>
                   </Table.Tr>
                 ))}
@@ -207,7 +206,7 @@ export function PersonScreen({ id }: { id: string }) {
                     {[
                       other.emails[0]?.email,
                       other.affiliations[0],
-                      `${count.format(other.rows)} ${other.rows === 1 ? 'entry' : 'entries'}`,
+                      pluralCount(other.rows, 'entry', 'entries'),
                       yearsText(other.firstYear, other.lastYear),
                     ]
                       .filter(Boolean)
@@ -252,7 +251,7 @@ export function PersonScreen({ id }: { id: string }) {
       <Paper withBorder p="md" radius="md" component="section" aria-labelledby="person-entries">
         <Text id="person-entries" fw={600} mb="xs">
           Entries{' '}
-          {entriesShown < p.rows && `(the latest ${count.format(entriesShown)} of ${count.format(p.rows)})`}
+          {entriesShown < p.rows && `(the latest ${formatCount(entriesShown)} of ${formatCount(p.rows)})`}
         </Text>
         <Table.ScrollContainer minWidth={760}>
           <Table striped fz="sm" aria-labelledby="person-entries">
