@@ -114,27 +114,22 @@ try {
   // Row n is of person n % PEOPLE; its kind (n / PEOPLE) says what it gives.
   const rows = PEOPLE * ROWS_PER_PERSON;
   const started = performance.now();
-  const written = await storage.people.addStaged(me.id, author.id, async (table, version) => {
-    await storage.client.command({
-      query: `INSERT INTO ${table} (account_id, person_id, anchor, file_id, sheet, row_number, version, keys,
-                name, emails, orcid, researcher_id, year, title, journal, affiliation, country, keywords)
-              SELECT {a:String}, '', '', {f:String}, 'Sheet1', toUInt32(n), {v:UInt64},
-                arrayConcat(arrayMap(e -> concat('email:', e), emails), if(orcid != '', [concat('orcid:', orcid)], [])),
-                concat(${SURNAME}, ', ', ${FIRST}), emails, orcid, '', year,
-                concat(${sqlArray(WORDS)}[n % 12 + 1], ' ', ${sqlArray(WORDS)}[intDiv(n, 12) % 12 + 1], ' ', toString(n)),
-                concat('Journal of ', ${sqlArray(WORDS)}[cityHash64(n, 'j') % 12 + 1], ' ', toString(cityHash64(n, 'k') % 20)),
-                concat('University ', toString(${person} % 300), ', ', country), country,
-                [${sqlArray(WORDS)}[cityHash64(n, 'w1') % 12 + 1], ${sqlArray(WORDS)}[cityHash64(n, 'w2') % 12 + 1]]
-              FROM (
-                SELECT number AS n, n % {people:UInt64} AS ${person}, intDiv(n, {people:UInt64}) AS kind,
-                  toUInt16(1995 + (kind * 3 + ${person} % 3)) AS year,
-                  ${sqlArray(COUNTRIES)}[${person} % ${COUNTRIES.length} + 1] AS country,
-                  multiIf(kind = 9, [], kind = 3, [${EMAIL}, concat('old.', ${EMAIL})], [${EMAIL}]) AS emails,
-                  if(kind >= 8, ${ORCID}, '') AS orcid
-                FROM numbers({rows:UInt64}))`,
-      query_params: { a: me.id, f: author.id, v: version, people: PEOPLE, rows },
-      clickhouse_settings: { max_insert_threads: '2' },
-    });
+  const written = await storage.people.addRows(me.id, author.id, {
+    select: `SELECT {f:String} AS file_id, 'Sheet1' AS sheet, toUInt32(n) AS row_number,
+               arrayConcat(arrayMap(e -> concat('email:', e), emails), if(orcid != '', [concat('orcid:', orcid)], [])) AS keys,
+               concat(${SURNAME}, ', ', ${FIRST}) AS name, emails, orcid, '' AS researcher_id, year,
+               concat(${sqlArray(WORDS)}[n % 12 + 1], ' ', ${sqlArray(WORDS)}[intDiv(n, 12) % 12 + 1], ' ', toString(n)) AS title,
+               concat('Journal of ', ${sqlArray(WORDS)}[cityHash64(n, 'j') % 12 + 1], ' ', toString(cityHash64(n, 'k') % 20)) AS journal,
+               concat('University ', toString(${person} % 300), ', ', country) AS affiliation, country,
+               [${sqlArray(WORDS)}[cityHash64(n, 'w1') % 12 + 1], ${sqlArray(WORDS)}[cityHash64(n, 'w2') % 12 + 1]] AS keywords
+             FROM (
+               SELECT number AS n, n % {people:UInt64} AS ${person}, intDiv(n, {people:UInt64}) AS kind,
+                 toUInt16(1995 + (kind * 3 + ${person} % 3)) AS year,
+                 ${sqlArray(COUNTRIES)}[${person} % ${COUNTRIES.length} + 1] AS country,
+                 multiIf(kind = 9, [], kind = 3, [${EMAIL}, concat('old.', ${EMAIL})], [${EMAIL}]) AS emails,
+                 if(kind >= 8, ${ORCID}, '') AS orcid
+               FROM numbers({rows:UInt64}))`,
+    params: { f: author.id, people: PEOPLE, rows },
   });
   const buildMs = performance.now() - started;
   console.log(

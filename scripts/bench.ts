@@ -178,13 +178,20 @@ async function ingest(
   ownerId: string,
   csvLoader: 'engine' | 'javascript' = 'engine',
   originals: ObjectStore = benchOriginals(dir),
-): Promise<{ file: FileRow; ms: number; peak: Peak; searchableMs: number; authorStageMs: number }> {
+): Promise<{
+  file: FileRow;
+  ms: number;
+  peak: Peak;
+  searchableMs: number;
+  authorSearchableMs: number;
+  authorStageMs: number;
+}> {
   const id = randomUUID();
   // Set when the ingest starts, after measured() has let the engine settle, as `ms` is.
   let start = 0;
   // The GENERAL file is PROCESSED (searchable) when the stage after loading starts.
   let searchableMs = 0;
-  // The AUTHOR stage (its people update included) ends when the last stage starts.
+  // The AUTHOR stage ends, its file searchable, when the last stage (the people update's) starts.
   let authorDoneMs = 0;
   const report = (p: { stage: number }) => {
     if (p.stage >= 3 && !searchableMs) searchableMs = performance.now() - start;
@@ -216,6 +223,7 @@ async function ingest(
     ms,
     peak,
     searchableMs: searchableMs || ms,
+    authorSearchableMs: authorDoneMs || ms,
     authorStageMs: authorDoneMs && searchableMs ? authorDoneMs - searchableMs : 0,
   };
 }
@@ -490,7 +498,17 @@ try {
   const js = await ingest(storage, dir, 'plain.csv', owner, 'javascript');
   await writeCsv(path.join(dir, 'tabs.csv'), PLAIN_HEADERS, ROWS, '\t');
   const tabs = await ingest(storage, dir, 'tabs.csv', owner, 'engine');
+  // The people update inside the ingest's AUTHOR stage (the first one of the file's people).
+  const addPeople = storage.people.addFile.bind(storage.people);
+  let firstPeopleMs = 0;
+  storage.people.addFile = async (file) => {
+    const t = performance.now();
+    const written = await addPeople(file);
+    firstPeopleMs += performance.now() - t;
+    return written;
+  };
   const authors = await ingest(storage, dir, 'authors.csv', owner, 'engine');
+  storage.people.addFile = addPeople;
   const authorFile = (await storage.files.list({ ownerId: owner, fileType: 'AUTHOR' })).find(
     (f) => f.sourceFileId === authors.file.id,
   )!;
@@ -598,14 +616,14 @@ try {
       note: `${(rate(authors.file.totalRows, authors.searchableMs) / rate(AUTHOR_ROWS, authorBase.ms)).toFixed(2)}× baseline (goal ≥ 0.5×), ${fmt(authors.searchableMs)} ms`,
     },
     'author-bearing CSV: AUTHOR file PROCESSED': {
-      value: fmt(rate(authors.file.totalRows, authors.ms)),
+      value: fmt(rate(authors.file.totalRows, authors.authorSearchableMs)),
       unit: 'source rows/s',
-      note: `${(rate(authors.file.totalRows, authors.ms) / rate(AUTHOR_ROWS, authorBase.ms)).toFixed(2)}× baseline (goal ≥ 0.25×), ${fmt(authorFile.totalRows)} author rows, ${fmt(authors.ms)} ms, ${mem(authors.peak)}`,
+      note: `${(rate(authors.file.totalRows, authors.authorSearchableMs) / rate(AUTHOR_ROWS, authorBase.ms)).toFixed(2)}× baseline (goal ≥ 0.25×), ${fmt(authorFile.totalRows)} author rows, ${fmt(authors.authorSearchableMs)} ms (the whole ingest, people included: ${fmt(authors.ms)} ms), ${mem(authors.peak)}`,
     },
     'author-bearing CSV: people update': {
-      value: fmt(peopleMs),
+      value: fmt(firstPeopleMs),
       unit: 'ms',
-      note: `${fmt(peopleWritten)} people of ${fmt(authorFile.totalRows)} author rows; ${((100 * peopleMs) / Math.max(1, authors.authorStageMs - peopleMs)).toFixed(0)}% added to the AUTHOR stage (${fmt(authors.authorStageMs)} ms with it; goal ≤ 20%)`,
+      note: `${fmt(peopleWritten)} people of ${fmt(authorFile.totalRows)} author rows: the first update ${fmt(firstPeopleMs)} ms, ${((100 * firstPeopleMs) / Math.max(1, authors.authorStageMs)).toFixed(0)}% of the AUTHOR stage (${fmt(authors.authorStageMs)} ms; goal ≤ 20%), run once the AUTHOR file is searchable; a replace (as a reindex) ${fmt(peopleMs)} ms`,
     },
     'WoS tab-delimited savedrecs.txt: searchable': {
       value: fmt(rate(exportsOf.tab.file.totalRows, exportsOf.tab.searchableMs)),

@@ -4,26 +4,27 @@
  * AUTHOR row is on one person once, and the people are those the rows make.
  */
 import { expect, it } from 'vitest';
-import type { Storage } from '@sift/clickhouse';
+import type { PeopleRowsSource, Storage } from '@sift/clickhouse';
 import { useTempStorage } from './support/storage.ts';
 
 const { storage } = useTempStorage('people-recovery');
 const ACCOUNT = 'acc-1';
 
-/** Stages `n` rows of file `fileId`: row i gives the email of person i % 3, row 0 also an ORCID. */
-function rowsOf(s: Storage, fileId: string, n: number) {
-  return async (table: string, version: number) => {
-    await s.client.command({
-      query: `INSERT INTO ${table} (account_id, person_id, anchor, file_id, sheet, row_number, version, keys,
-                name, emails, orcid)
-              SELECT {a:String}, '', '', {f:String}, 'Sheet1', toUInt32(number), {v:UInt64},
-                arrayConcat([concat('email:p', toString(number % 3), '@x.org')],
-                  if(number = 0, ['orcid:0000-0002-1825-0097'], [])),
-                concat('Person ', toString(number % 3)), [concat('p', toString(number % 3), '@x.org')],
-                if(number = 0, '0000-0002-1825-0097', '')
-              FROM numbers({n:UInt32})`,
-      query_params: { a: ACCOUNT, f: fileId, v: version, n },
-    });
+/**
+ * `n` rows of file `fileId`: row i gives the email `<who><i % 3>@x.org` (row 0 of `p` also an ORCID); with
+ * `failAt`, reading the titles of the rows stops at that row (as a process stopped while writing).
+ */
+function rowsOf(fileId: string, n: number, failAt = -1, who = 'p'): PeopleRowsSource {
+  return {
+    select: `SELECT {f:String} AS file_id, 'Sheet1' AS sheet, toUInt32(number) AS row_number,
+               arrayConcat([concat('email:', {who:String}, toString(number % 3), '@x.org')],
+                 if(number = 0 AND {who:String} = 'p', ['orcid:0000-0002-1825-0097'], [])) AS keys,
+               concat('Person ', toString(number % 3)) AS name, [concat({who:String}, toString(number % 3), '@x.org')] AS emails,
+               if(number = 0 AND {who:String} = 'p', '0000-0002-1825-0097', '') AS orcid, '' AS researcher_id, toUInt16(0) AS year,
+               toString(throwIf(number = {failAt:Int64}, 'stopped')) AS title, '' AS journal, '' AS affiliation,
+               '' AS country, CAST([], 'Array(String)') AS keywords
+             FROM numbers({n:UInt32})`,
+    params: { f: fileId, n, failAt, who },
   };
 }
 
@@ -38,8 +39,12 @@ async function state(s: Storage) {
   return rs.json<[string, number, number, number[]]>();
 }
 
-/** Copies the account's current people under `version`, as an update that wrote all but its deletes would have. */
-async function interrupted(s: Storage, version: number, done: boolean): Promise<void> {
+/**
+ * Copies the account's current people under `version`, as an update that wrote all but its
+ * deletes would have, its working rows saying it is `done`, or not (all people touched), or only
+ * `started` (no one touched).
+ */
+async function interrupted(s: Storage, version: number, mark: 'done' | 'touched' | 'started'): Promise<void> {
   const db = s.layout.db;
   for (const table of ['people_rows', 'people_keys', 'people']) {
     const rs = await s.client.query({
@@ -58,16 +63,17 @@ async function interrupted(s: Storage, version: number, done: boolean): Promise<
   }
   await s.client.command({
     query: `INSERT INTO ${db}.people_work (account_id, version, kind, key)
-            SELECT DISTINCT account_id, {v:UInt64}, 'person', person_id FROM ${db}.people
-            WHERE account_id = {a:String} AND version < {v:UInt64}
-            UNION ALL SELECT {a:String}, {v:UInt64}, 'done', '' WHERE {done:UInt8}`,
-    query_params: { a: ACCOUNT, v: version, done: done ? 1 : 0 },
+            SELECT {a:String}, {v:UInt64}, 'start', ''
+            UNION ALL SELECT DISTINCT account_id, {v:UInt64}, 'person', person_id FROM ${db}.people
+            WHERE account_id = {a:String} AND version < {v:UInt64} AND {mark:String} != 'started'
+            UNION ALL SELECT {a:String}, {v:UInt64}, 'done', '' WHERE {mark:String} = 'done'`,
+    query_params: { a: ACCOUNT, v: version, mark },
   });
 }
 
 it('ends an update cut short forward when it wrote everything, back when it did not', async () => {
   const s = storage();
-  await s.people.addStaged(ACCOUNT, 'file-a', rowsOf(s, 'file-a', 30));
+  await s.people.addRows(ACCOUNT, 'file-a', rowsOf('file-a', 30));
   const before = await state(s);
   // Three people of ten rows each, each row once.
   expect(before.map(([, rows, distinct]) => [rows, distinct])).toEqual([
@@ -79,29 +85,34 @@ it('ends an update cut short forward when it wrote everything, back when it did 
   const late = Date.now() * 1000 + 1e9;
 
   // All written, deletes not made: the next update (of another file) finishes it forward.
-  await interrupted(s, late, true);
+  await interrupted(s, late, 'done');
   expect((await state(s)).map(([, rows]) => rows)).toEqual([20, 20, 20]);
-  await s.people.addStaged(ACCOUNT, 'file-b', async () => {});
+  await s.people.addRows(ACCOUNT, 'file-b', rowsOf('file-b', 0));
   const forward = await state(s);
   expect(forward.map(([id, rows, distinct, versions]) => [id, rows, distinct, versions])).toEqual(
     ids.map((id) => [id, 10, 10, [late]]),
   );
 
   // Not all written: back to the people as they were.
-  await interrupted(s, late + 1, false);
-  await s.people.addStaged(ACCOUNT, 'file-b', async () => {});
+  await interrupted(s, late + 1, 'touched');
+  await s.people.addRows(ACCOUNT, 'file-b', rowsOf('file-b', 0));
   expect((await state(s)).map(([id, rows, , versions]) => [id, rows, versions])).toEqual(
     ids.map((id) => [id, 10, [late]]),
   );
 
-  // Stopped while staging: nothing of it stays, and the file's rows come in with the next update.
-  await expect(
-    s.people.addStaged(ACCOUNT, 'file-c', async (table, version) => {
-      await rowsOf(s, 'file-c', 3)(table, version);
-      throw new Error('stopped');
-    }),
-  ).rejects.toThrow('stopped');
-  await s.people.addStaged(ACCOUNT, 'file-c', rowsOf(s, 'file-c', 3));
+  // Stopped while writing its rows: nothing of it stays, and the file's rows come in with the next
+  // update.
+  await expect(s.people.addRows(ACCOUNT, 'file-c', rowsOf('file-c', 3, 2))).rejects.toThrow('stopped');
+  await s.people.addRows(ACCOUNT, 'file-c', rowsOf('file-c', 3));
+  expect((await state(s)).map(([id, rows, distinct]) => [id, rows, distinct])).toEqual(
+    ids.map((id) => [id, 11, 11]),
+  );
+  // Stopped the same way with rows of people new to the account (it touched no one), and stopped
+  // when it had written its rows but marked only its start: nothing of either stays.
+  await expect(s.people.addRows(ACCOUNT, 'file-d', rowsOf('file-d', 3, 1, 'q'))).rejects.toThrow('stopped');
+  await interrupted(s, Date.now() * 1000 + 2e9, 'started');
+  expect((await state(s)).map(([, rows]) => rows)).toEqual([22, 22, 22]);
+  await s.people.addRows(ACCOUNT, 'file-e', rowsOf('file-e', 0));
   expect((await state(s)).map(([id, rows, distinct]) => [id, rows, distinct])).toEqual(
     ids.map((id) => [id, 11, 11]),
   );

@@ -12,6 +12,7 @@ import {
   ROW_META,
   type PeopleSearchResponse,
   type PersonPageResponse,
+  type PersonSummary,
   type ResultRow,
   type SearchResponse,
 } from '@sift/shared/contracts';
@@ -300,7 +301,47 @@ it('answers the People search: every person once, found by email, domain or a na
   });
   expect(inCountry.totalPeople).toBe(country.people);
   expect(inCountry.people.every((p) => p.countries.includes(country.value))).toBe(true);
+
+  // The facets count the people found: each value with its people, most first (then by value),
+  // years of the last paper the latest first; of everyone, and of those found by a domain.
+  for (const [body, response] of [
+    [{}, all],
+    [{ query: domain }, byDomain],
+  ] as const)
+    expect(response.facets).toEqual(facetsOf(await everyPerson(body)));
 });
+
+/** Every person a People search with `body` finds, page by page. */
+async function everyPerson(body: object): Promise<PersonSummary[]> {
+  const found: PersonSummary[] = [];
+  for (let page = 0; ; page++) {
+    const res = await user.json<PeopleSearchResponse>('/file/people/search', { ...body, page, size: 100 });
+    found.push(...res.people);
+    if (page + 1 >= res.totalPages) return found;
+  }
+}
+
+/** The facets of `people` as the People search gives them (12 values each). */
+function facetsOf(people: PersonSummary[]): PeopleSearchResponse['facets'] {
+  const counted = (values: (p: PersonSummary) => string[]) => {
+    const n = new Map<string, number>();
+    for (const p of people) for (const v of values(p)) n.set(v, (n.get(v) ?? 0) + 1);
+    return [...n].map(([value, people]) => ({ value, people }));
+  };
+  const byPeople = (a: { value: string; people: number }, b: { value: string; people: number }) =>
+    b.people - a.people || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+  return {
+    country: counted((p) => p.countries)
+      .sort(byPeople)
+      .slice(0, 12),
+    lastYear: counted((p) => (p.lastYear ? [String(p.lastYear)] : []))
+      .sort((a, b) => Number(b.value) - Number(a.value))
+      .slice(0, 12),
+    journal: counted((p) => p.journals)
+      .sort(byPeople)
+      .slice(0, 12),
+  };
+}
 
 it("shows a person's page: each email with its entries and years, the entries, and people of the same name", async () => {
   const { people } = groupPeople(rows.map(evidenceOf));

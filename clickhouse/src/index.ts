@@ -23,6 +23,7 @@ export * from './accounts.repository.ts';
 export * from './json-documents.repository.ts';
 export * from './files.repository.ts';
 export * from './people.repository.ts';
+export type { PeopleRowsSource } from './people-rows-sql.ts';
 export * from './rows/index.ts';
 export * from './skip-index.ts';
 export * from './dump.ts';

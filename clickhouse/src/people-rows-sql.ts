@@ -17,16 +17,22 @@ import { valueOf } from './rows/criteria-sql.ts';
 import { foldNameSql } from './sql.ts';
 
 /**
- * The SELECT of a file's people rows (the columns of `people_rows` from `file_id` on, staged:
- * no person yet) and its parameters; `{a}` and `{v}` (account and version) are the caller's.
+ * The SELECT of an AUTHOR file's people rows, no person yet: the columns of `people_rows`
+ * (migration 008) from `file_id` to `keywords` but `version`, by name, with the parameters it
+ * names (none of `a`, `v`, `gone`, `keys`: the update's own).
+ */
+export interface PeopleRowsSource {
+  select: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * The people rows of an AUTHOR file, computed from its rows.
  *
  * @param file - the AUTHOR file (its rows under rowsIdOf, its column map)
  * @param rowsTable - the rows table, quoted
  */
-export function stagedPeopleRows(
-  file: FileRow,
-  rowsTable: string,
-): { select: string; params: Record<string, unknown> } {
+export function peopleRowsOf(file: FileRow, rowsTable: string): PeopleRowsSource {
   const params: Record<string, unknown> = { stageFile: file.id, stageRows: rowsIdOf(file) };
   let n = 0;
   /** The first of `headers` the row fills, trimmed ('' when none). */

@@ -12,6 +12,7 @@ import {
   type ConfirmedAction,
   type FileRecord,
   type SearchResponse,
+  type TrackedFile,
   type UploadSession,
 } from '@sift/shared/contracts';
 import { signIn } from './oidc.ts';
@@ -187,7 +188,9 @@ export class ApiClient {
 
   /**
    * Waits until the ingest of file `id` has ended: the file is no longer PROCESSING, nor is the
-   * AUTHOR file derived from it (it is PROCESSED, searchable, before its AUTHOR file is done).
+   * AUTHOR file derived from it (it is PROCESSED, searchable, before its AUTHOR file is done), and
+   * its upload session's entry says the job is over (the people it gives are updated after its
+   * AUTHOR file is searchable).
    */
   async waitForIngest(id: string, timeoutMs = 90_000): Promise<FileRecord> {
     const deadline = Date.now() + timeoutMs;
@@ -204,7 +207,23 @@ export class ApiClient {
       (author) => author?.status !== 'PROCESSING',
       { timeoutMs: Math.max(1, deadline - Date.now()), intervalMs: 200, what: `the AUTHOR file of ${id}` },
     );
+    await waitFor(
+      () => this.#trackedEntry(id),
+      (entry) => !entry || entry.status === 'COMPLETED' || entry.status === 'FAILED',
+      { timeoutMs: Math.max(1, deadline - Date.now()), intervalMs: 200, what: `the job of ${id} to end` },
+    );
     return ended;
+  }
+
+  /** File `id`'s entry in the account's upload sessions (null: in none). */
+  async #trackedEntry(id: string): Promise<TrackedFile | null> {
+    for (const session of await this.json<UploadSession[]>('/upload-tracking/sessions')) {
+      if (session.isCompleted) continue;
+      const files = await this.json<TrackedFile[]>(`/upload-tracking/sessions/${session.id}/files`);
+      const entry = files.find((f) => f.fileId === id);
+      if (entry) return entry;
+    }
+    return null;
   }
 }
 

@@ -41,9 +41,8 @@ export class PeopleService {
   /** A page of the account's people matching the request (see peopleSearchRequestSchema), with facets. */
   async search(ownerId: string, request: PeopleSearchRequest): Promise<PeopleSearchResponse> {
     const { page, size, ...filter } = request;
-    const [found, facets, names] = await Promise.all([
+    const [found, names] = await Promise.all([
       this.storage.people.search(ownerId, { ...filter, page, size }),
-      this.storage.people.facets(ownerId, filter),
       this.#fileNames(ownerId),
     ]);
     return {
@@ -52,7 +51,7 @@ export class PeopleService {
       page,
       size,
       totalPages: Math.ceil(found.total / size),
-      facets,
+      facets: found.facets,
     };
   }
 

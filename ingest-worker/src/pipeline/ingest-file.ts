@@ -88,20 +88,27 @@ async function runStages(run: IngestRun, checkpoints?: IngestCheckpoints): Promi
     await importReport; // never rejects; settled before anything is cleaned up
     throw e;
   });
-  // People first: a file deleted meanwhile then takes its people along (deletedMeanwhile).
-  if (author) await deps.storage.people.addFile(author.record);
   await run.progress(4, 0);
-  if (await deletedMeanwhile(run)) {
+  /** Whether the file was deleted meanwhile: then what the run wrote goes, its report too. */
+  const deleted = async () => {
+    if (!(await deletedMeanwhile(run))) return false;
     await importReport;
     await deps.storage.importReports.removeIds([general.id]);
-    return [];
-  }
+    return true;
+  };
+  if (await deleted()) return [];
   if (author) {
     await deps.storage.files.save(author.record);
     await listAuthorCopies(deps.storage, author.record).catch((e: unknown) =>
       // Searchable as it is: the Authors search then shows every copy of this file's authors.
       console.error(`[sift] Could not list the copied records of file ${author.record.id}`, e),
     );
+    // People after the AUTHOR file is searchable (as the GENERAL file is before its AUTHOR file
+    // is derived), still within the job: the session says "Ready to search" once they are
+    // updated. A file deleted meanwhile takes the people it gave along (deletedMeanwhile).
+    await run.progress(4, 20);
+    await deps.storage.people.addFile(author.record);
+    if (await deleted()) return [];
   }
   await addAuthorPairing(run, general, await importReport, author);
   if (run.zeroGap) await dropReplacedRows(run, general, author?.record ?? null);
