@@ -25,7 +25,7 @@ import type { PeopleSearchResponse } from '@sift/shared/contracts';
 import { signIn } from '../test/support/oidc.ts';
 import { COUNTRIES, WORDS } from './bench-data.ts';
 import { benchSiftOptions } from './bench-options.ts';
-import { apiCaller } from './bench-support.ts';
+import { apiCaller, watchMemory } from './bench-support.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 1_000_000);
 const ROWS_PER_PERSON = 10;
@@ -114,6 +114,7 @@ try {
   // Row n is of person n % PEOPLE; its kind (n / PEOPLE) says what it gives.
   const rows = PEOPLE * ROWS_PER_PERSON;
   const started = performance.now();
+  const memory = watchMemory('self');
   const written = await storage.people.addRows(me.id, author.id, {
     select: `SELECT {f:String} AS file_id, 'Sheet1' AS sheet, toUInt32(n) AS row_number,
                arrayConcat(arrayMap(e -> concat('email:', e), emails), if(orcid != '', [concat('orcid:', orcid)], [])) AS keys,
@@ -132,8 +133,9 @@ try {
     params: { f: author.id, people: PEOPLE, rows },
   });
   const buildMs = performance.now() - started;
+  const peak = memory.stop();
   console.log(
-    `\nPeople (issue 35): ${fmt(written)} people from ${fmt(rows)} AUTHOR rows of one account, made in ${fmt(buildMs)} ms (${fmt(rows / (buildMs / 1000))} rows/s)`,
+    `\nPeople (issue 35): ${fmt(written)} people from ${fmt(rows)} AUTHOR rows of one account, made in ${fmt(buildMs)} ms (${fmt(rows / (buildMs / 1000))} rows/s), peak RSS ${fmt(peak.rss / 2 ** 20)} MB (private ${fmt(peak.private / 2 ** 20)} MB; ${fmt(peak.before / 2 ** 20)} MB before)`,
   );
 
   /** p50 and p95 of `call` over RUNS runs after a warm-up, ms. */

@@ -50,7 +50,7 @@ it('applies each migration once when two processes migrate at the same moment', 
       '006_record_copies.sql',
       '007_files_rows_id.sql',
       '008_people.sql',
-      '009_people_domains.sql',
+      '009_people_search.sql',
     ]);
     expect(applied.every((m) => Number(m.times) === 1)).toBe(true);
     expect(await b.ping()).toBe(true);

@@ -246,7 +246,7 @@ export function scaleOutSuite(
       '006_record_copies.sql',
       '007_files_rows_id.sql',
       '008_people.sql',
-      '009_people_domains.sql',
+      '009_people_search.sql',
     ]);
     expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
   });
