@@ -58,7 +58,13 @@ describe('npm start', () => {
         void exited.then(([code]) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
       });
       const health = await fetch(`${url}/api/health`);
-      expect(await health.json()).toEqual({ status: 'ok', clickhouse: true });
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({
+        status: 'ready',
+        clickhouse: true,
+        redis: true,
+        objectStore: true,
+      });
       const page = await fetch(url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');

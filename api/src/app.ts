@@ -39,6 +39,7 @@ import { loopbackAliasRedirect } from './loopback-alias.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { PeopleService } from './search/people.service.ts';
 import { peopleContactsRoutes } from './export/people-contacts.ts';
+import { healthRoutes } from './health.ts';
 
 export interface AppDeps {
   config: Config;
@@ -142,9 +143,7 @@ export function createApp(deps: AppDeps): Express {
     };
     res.json(body);
   });
-  api.get('/health', async (_req, res) => {
-    res.json({ status: 'ok', clickhouse: await storage.ping() });
-  });
+  api.use(healthRoutes({ storage, redis: deps.redis, objects }));
   api.use(authenticate(verifier, accounts));
   api.use('/accounts', accountsRoutes(accounts));
   const fileRoutes = express.Router();

@@ -34,6 +34,8 @@ export interface WorkerConfig {
   authorJoinRunRows?: number | undefined;
   /** How long a stop waits for jobs in flight before handing them back to the queue, in ms. */
   shutdownTimeoutMs: number;
+  /** Files the worker reads at once (WORKER_CONCURRENCY). */
+  workerConcurrency: number;
   /** The S3-compatible store for originals and exports (S3_*); unset → local disk under `dataDir`. */
   s3: S3Options | undefined;
 }
@@ -74,6 +76,7 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
       idleTimeoutMs: e.PARSE_IDLE_TIMEOUT_MS ?? READ_ISOLATION.idleTimeoutMs,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    workerConcurrency: e.WORKER_CONCURRENCY,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

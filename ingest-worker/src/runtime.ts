@@ -108,6 +108,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     log,
     lockDurationMs: config.ingestLockMs,
     maxStalls: config.ingestMaxStalls,
+    concurrency: config.workerConcurrency,
     csvChunkBytes: config.csvChunkBytes,
     csvLoader: config.csvLoader,
     readIsolation: config.readIsolation,

@@ -46,6 +46,8 @@ export const serviceEnvSchema = z.object({
     .default('sift'),
   /** How long an ingest job's lock lasts without renewal, in ms (a dead worker's file is retried after it). */
   INGEST_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Files one ingest worker reads at once (ingest is CPU-bound: about the cores it may use). */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Heap one file's reader thread may use, in MB; unset → READ_ISOLATION's. */
   PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).optional(),
   /** Longest a file's reader may go without producing rows, in ms; unset → READ_ISOLATION's. */

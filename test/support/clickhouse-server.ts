@@ -75,6 +75,8 @@ export interface TestClickHouse {
   tcpPort: number | undefined;
   /** The server's data directory (kept across a restart with the same `dataDir`). */
   dataDir: string;
+  /** The server's process (tests stop it with SIGSTOP to make the engine hang). */
+  child: ChildProcess;
   /** Stops the server (SIGTERM, then SIGKILL); removes the data directory unless it was given. */
   stop(): Promise<void>;
 }
@@ -158,8 +160,10 @@ export async function startTestClickHouse(options: TestClickHouseOptions = {}): 
     httpPort,
     tcpPort,
     dataDir,
+    child,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT'); // a stopped process takes SIGTERM only once it runs again
         child.kill('SIGTERM');
         const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         await exited;
