@@ -78,6 +78,8 @@ function sharedEnv(): Record<string, string> {
     REDIS_URL: backing.redisUrl,
     QUEUE_PREFIX,
     INGEST_LOCK_MS: '3000',
+    // A stop's deadline short enough for a test to pass it (SIGTERM mid-load).
+    SHUTDOWN_TIMEOUT_MS: '1000',
     S3_BUCKET: o.bucket,
     S3_ENDPOINT: o.endpoint!,
     S3_ACCESS_KEY_ID: o.accessKeyId!,
@@ -501,23 +503,69 @@ export function scaleOutSuite(
     });
   }
 
+  /** The service (a worker) whose process has taken file `id`, once its rows are loading. */
+  async function loadingWorker(queue: Queue, id: string): Promise<Service> {
+    const { job } = await waitFor(
+      async () => ({ job: await queue.getJob(id) }),
+      ({ job }) => Boolean(job?.processedBy && Number((job.progress as { stage?: number }).stage) === 2),
+      { intervalMs: 50, what: 'a worker to be loading the big file' },
+    );
+    const pid = Number(job!.processedBy!.split(':').pop());
+    const worker = services.find((s) => s.child.pid === pid)!;
+    expect(worker.name).toMatch(/^worker-/);
+    return worker;
+  }
+
+  /** How many rows file `id` holds, and how many distinct row numbers. */
+  async function storedRows(id: string): Promise<[number, number]> {
+    const [[n, distinct]] = (await onNode(
+      backing.clickhouse.url,
+      `SELECT count(), uniqExact(row_number) FROM ${DATABASE}.rows WHERE file_id = '${id}'`,
+    )) as [[string, string]];
+    return [Number(n), Number(distinct)];
+  }
+
+  it('hands a file back when its worker is stopped past the deadline, and the next one loads it exactly once', async () => {
+    // Big enough to be loading still when the deadline passes.
+    const rows = 1_000_000;
+    const [big] = await apiA.upload([{ name: 'stopped.csv', bytes: people(rows, 'Stopped') }]);
+    const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+    try {
+      const stopped = await loadingWorker(queue, big!.id);
+      stopped.child.kill('SIGTERM');
+      // Past SHUTDOWN_TIMEOUT_MS the ingest is aborted and the job handed back: the process ends
+      // on its own, without an error.
+      expect(await stopped.exited).toBe(0);
+      // Handed back at once: waiting, or already another worker's, not left to its lock's expiry.
+      const back = (await queue.getJob(big!.id))!;
+      const state = await back.getState();
+      expect(
+        // (`prioritized`: waiting among jobs with a priority.)
+        state === 'waiting' ||
+          state === 'prioritized' ||
+          Number(back.processedBy!.split(':').pop()) !== stopped.child.pid,
+        `${state}, by ${back.processedBy}`,
+      ).toBe(true);
+      const done = await apiB.waitForIngest(big!.id, 180_000);
+      expect(done).toMatchObject({ status: 'PROCESSED', totalRows: rows });
+      // Each row once: the stopped INSERT landed nothing after the next worker cleared the file.
+      expect(await storedRows(big!.id)).toEqual([rows, rows]);
+      const job = await queue.getJob(big!.id);
+      expect(Number(job!.processedBy!.split(':').pop())).not.toBe(stopped.child.pid);
+      // Two workers again for what follows.
+      await startWorker('worker-3');
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('leaves a file whose worker was killed mid-load to the other worker, with exactly its rows', async () => {
     const rows = 150_000;
     const [big] = await apiA.upload([{ name: 'big.csv', bytes: people(rows, 'Big') }]);
     const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
     try {
-      // The worker that took the file, once rows are loading.
-      const job = await waitFor(
-        async () => ({
-          job: await queue.getJob(big!.id),
-          file: await apiB.json<FileRecord>(`/file/files/${big!.id}`),
-        }),
-        ({ job }) => Boolean(job?.processedBy && Number((job.progress as { stage?: number }).stage) === 2),
-        { intervalMs: 50, what: 'a worker to be loading the big file' },
-      );
-      const pid = Number(job.job!.processedBy!.split(':').pop());
-      const victim = services.find((s) => s.child.pid === pid)!;
-      expect(victim.name).toMatch(/^worker-/);
+      const victim = await loadingWorker(queue, big!.id);
+      const pid = victim.child.pid;
       victim.child.kill('SIGKILL');
       await victim.exited;
 
