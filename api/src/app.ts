@@ -40,6 +40,7 @@ import { searchRoutes } from './search/search.routes.ts';
 import { PeopleService } from './search/people.service.ts';
 import { peopleContactsRoutes } from './export/people-contacts.ts';
 import { healthRoutes } from './health.ts';
+import { requestMetrics } from './request-metrics.ts';
 
 export interface AppDeps {
   config: Config;
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.devIdp) app.use('/idp', deps.devIdp);
 
   const api = express.Router();
+  api.use(requestMetrics());
   api.use(helmet());
   api.use(
     rateLimit({

@@ -6,7 +6,13 @@ import { Redis } from 'ioredis';
 import { Confirmations } from './admin/confirmations.ts';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Storage } from '@sift/clickhouse';
-import { disablePretenuring, openConfiguredStorage, startIngestRuntime } from '@sift/ingest-worker';
+import {
+  disablePretenuring,
+  openConfiguredStorage,
+  startIngestRuntime,
+  watchQueueMetrics,
+} from '@sift/ingest-worker';
+import { startMetricsServer } from '@sift/shared/metrics';
 import type { ErrorBody } from '@sift/shared/contracts';
 import { INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
 import { checkRedis, RecordVersions } from '@sift/shared/redis';
@@ -27,6 +33,8 @@ export interface RunningSift {
   server: Server;
   /** The process's ClickHouse (tests inspect it and make it fail). */
   storage: Storage;
+  /** Where the Prometheus metrics answer (`…/metrics`), when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   /** Stops accepting requests, drains the worker and closes Redis and ClickHouse. */
   close(): Promise<void>;
 }
@@ -76,6 +84,9 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     prefix: config.queuePrefix,
   });
   const tracker = new UploadTracker(producer, config.queuePrefix);
+  watchQueueMetrics(queue);
+  const metricsServer =
+    config.metricsPort === undefined ? null : await startMetricsServer(config.metricsPort, host);
   // The rate limit's own connection: it queues commands while (re)connecting, unlike `producer`.
   const rateLimitRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2000 });
   rateLimitRedis.on('error', () => undefined);
@@ -119,7 +130,9 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     config,
     server,
     storage,
+    metricsUrl: metricsServer?.url,
     async close() {
+      metricsServer?.server.close();
       // Requests in flight (an export download) get the same time to finish as the worker's jobs.
       const served = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -1,6 +1,7 @@
 // First: the allocator options must be in the environment before chDB's library loads.
 import './engine-memory.ts';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { engineQueryErrors } from '@sift/shared/metrics';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -59,13 +60,15 @@ export function openClickHouse(
     ...extraSettings,
   };
   if (options.url) {
-    return createClient({
-      url: options.url,
-      username: options.user,
-      password: options.password,
-      clickhouse_settings: settings,
-      request_timeout: 300_000,
-    });
+    return countingErrors(
+      createClient({
+        url: options.url,
+        username: options.user,
+        password: options.password,
+        clickhouse_settings: settings,
+        request_timeout: 300_000,
+      }),
+    );
   }
   // chDB is loaded only here, for the embedded engine: loading it maps its large library into the
   // process (docs/benchmarks.md), which a process working against a ClickHouse server has no use for.
@@ -86,7 +89,35 @@ export function openClickHouse(
     ),
     clickhouse_settings: settings,
   };
-  return createClient(connectionOptions as Parameters<typeof createClient>[0]);
+  return countingErrors(createClient(connectionOptions as Parameters<typeof createClient>[0]));
+}
+
+/**
+ * `client` with each failed call counted in `sift_engine_query_errors_total` by the engine's error
+ * code (`code`, e.g. `'241'` for a memory limit; '' for a network error or a timeout), then
+ * rethrown as it was.
+ */
+function countingErrors(client: ClickHouseClient): ClickHouseClient {
+  const counted =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      call(...args).catch((e: unknown) => {
+        engineQueryErrors.inc({ code: String((e as { code?: unknown }).code ?? '') });
+        throw e;
+      });
+  const wrapped: Record<PropertyKey, unknown> = {
+    query: counted(client.query.bind(client)),
+    command: counted(client.command.bind(client)),
+    insert: counted(client.insert.bind(client)),
+    exec: counted(client.exec.bind(client)),
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop in wrapped) return wrapped[prop];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -36,6 +36,8 @@ export interface WorkerConfig {
   shutdownTimeoutMs: number;
   /** Files the worker reads at once (WORKER_CONCURRENCY). */
   workerConcurrency: number;
+  /** Port the process serves its Prometheus metrics on (METRICS_PORT; 0: any free one); unset → none. */
+  metricsPort: number | undefined;
   /** The S3-compatible store for originals and exports (S3_*); unset → local disk under `dataDir`. */
   s3: S3Options | undefined;
 }
@@ -77,6 +79,7 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    metricsPort: e.METRICS_PORT,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -12,4 +12,5 @@ export {
 export { fileRecord, ingestFile, RecordNotReplicatedError } from './pipeline/ingest-file.ts';
 export type { CsvLoader, IngestDeps } from './pipeline/types.ts';
 export { disablePretenuring } from './pretenuring.ts';
+export { watchQueueMetrics } from './queue-metrics.ts';
 export { STRANDED_MESSAGE, StrandedFiles } from './stranded.ts';

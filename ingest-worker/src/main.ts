@@ -3,6 +3,7 @@
  * the ClickHouse server at CLICKHOUSE_URL, the Redis at REDIS_URL and the shared DATA_DIR/blobs.
  * The all-in-one `npm start` runs the same runtime inside the API process instead.
  */
+import { startMetricsServer } from '@sift/shared/metrics';
 import { loadWorkerConfig } from './config.ts';
 import { startIngestRuntime } from './runtime.ts';
 
@@ -14,9 +15,12 @@ try {
     );
   }
   const runtime = await startIngestRuntime({ config });
+  const served = config.metricsPort === undefined ? null : await startMetricsServer(config.metricsPort);
+  if (served) console.log(`Metrics at ${served.url}`);
   console.log('Sift ingest worker running');
   const stop = async () => {
     await runtime.close();
+    served?.server.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -5,6 +5,7 @@
 import type { Job } from 'bullmq';
 import type { FileRow } from '@sift/clickhouse';
 import type { IngestProgress } from '@sift/shared/jobs';
+import { ingestsEnded, ingestStageSeconds, rowsIngested } from '@sift/shared/metrics';
 import type { TrackedFilePatch, UploadTracker } from '@sift/shared/upload-tracking';
 
 /** Overall percent from stage n of m and the stage's percent; 100 is kept for "searchable". */
@@ -26,8 +27,25 @@ export class ProgressSink {
     private readonly log: (message: string, detail?: unknown) => void,
   ) {}
 
+  /** The stage reporting now, and since when (performance.now(), ms), for its duration's metric. */
+  #stage: { description: string; since: number } | null = null;
+
+  /** Ends the current stage's timing (`sift_ingest_stage_duration_seconds`). */
+  #endStage(): void {
+    if (this.#stage)
+      ingestStageSeconds.observe(
+        { stage: this.#stage.description },
+        (performance.now() - this.#stage.since) / 1000,
+      );
+    this.#stage = null;
+  }
+
   /** A stage's progress: on the job, and in the session (PREPROCESSING while validating). */
   readonly report = async (p: IngestProgress): Promise<void> => {
+    if (this.#stage?.description !== p.stageDescription) {
+      this.#endStage();
+      this.#stage = { description: p.stageDescription, since: performance.now() };
+    }
     await this.job?.updateProgress({ ...p });
     await this.#track({
       status: p.stage === 1 ? 'PREPROCESSING' : 'PROCESSING',
@@ -46,6 +64,9 @@ export class ProgressSink {
    * @param written - the records the ingest wrote
    */
   async completed(written: FileRow[]): Promise<void> {
+    this.#endStage();
+    ingestsEnded.inc({ outcome: 'processed' });
+    rowsIngested.inc(written.filter((f) => f.fileType === 'GENERAL').reduce((n, f) => n + f.totalRows, 0));
     const authorFiles = written.filter((f) => f.fileType === 'AUTHOR');
     const { sessionId } = this.file;
     if (sessionId && authorFiles.length) {
@@ -71,16 +92,22 @@ export class ProgressSink {
 
   /** The file failed for good, with a message the user can act on. */
   failed(message: string): Promise<void> {
+    this.#endStage();
+    ingestsEnded.inc({ outcome: 'failed' });
     return this.#track({ status: 'FAILED', errorMessage: message, stageDescription: 'Failed' });
   }
 
   /** The job will be tried again after an error. */
   retrying(): Promise<void> {
+    this.#endStage();
+    ingestsEnded.inc({ outcome: 'retried' });
     return this.#track({ status: 'PENDING', stageDescription: 'Retrying after an error' });
   }
 
   /** The job went back to the queue untouched (the process is stopping). */
   handedBack(): Promise<void> {
+    this.#endStage();
+    ingestsEnded.inc({ outcome: 'handed_back' });
     return this.#track({ status: 'PENDING', stageDescription: 'Waiting to be processed' });
   }
 

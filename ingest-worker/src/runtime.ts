@@ -15,6 +15,7 @@ import { INGEST_QUEUE } from '@sift/shared/jobs';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
 import { STRANDED_SWEEP_MS, StrandedFiles } from './stranded.ts';
+import { watchQueueMetrics } from './queue-metrics.ts';
 import { startIngestWorker } from './worker.ts';
 
 export interface IngestRuntime {
@@ -117,6 +118,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
   // Files left PROCESSING when their ingest ended without saying so (see stranded.ts).
   const queue = new Queue(INGEST_QUEUE, { connection: { url: config.redisUrl }, prefix: config.queuePrefix });
   queue.on('error', () => undefined);
+  watchQueueMetrics(queue);
   const stranded = new StrandedFiles(storage, queue, log);
   const sweeps = setInterval(() => {
     stranded.sweep().catch((e: unknown) => log('Could not look for files left PROCESSING', e));

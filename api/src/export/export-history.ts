@@ -1,3 +1,4 @@
+import { exportSeconds } from '@sift/shared/metrics';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -130,6 +131,7 @@ export class ExportHistory {
     const inPlace = this.objects.localPath(key);
     const file = inPlace ?? path.join(this.scratchDir, 'exports', storedName);
     await mkdir(path.dirname(file), { recursive: true });
+    const timed = exportSeconds.startTimer({ format: prepared.format });
     let rowCount: number;
     if (prepared.writeFile) {
       try {
@@ -148,6 +150,7 @@ export class ExportHistory {
         throw e;
       }
     }
+    timed();
     // `columns` in the history is a count (spec section 3); the chosen names stay as columnNames.
     const { columns: columnNames, ...criteria } = request;
     const doc: StoredDocument<ExportDocument> = {

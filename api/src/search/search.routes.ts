@@ -1,3 +1,4 @@
+import { searchSeconds } from '@sift/shared/metrics';
 import { Router } from 'express';
 import { accountOf } from '../auth/middleware.ts';
 import {
@@ -19,6 +20,16 @@ import type { SavedQueries } from './saved-queries.ts';
 import type { SearchService } from './search.service.ts';
 import type { PeopleService } from './people.service.ts';
 
+/** `work`'s answer, its time observed in `sift_search_duration_seconds` (failures too). */
+async function timed<T>(kind: 'rows' | 'authors' | 'people', work: Promise<T>): Promise<T> {
+  const end = searchSeconds.startTimer({ kind });
+  try {
+    return await work;
+  } finally {
+    end();
+  }
+}
+
 /**
  * `/api/file/search`, `/api/file/preprocessed/search`, `/api/file/people/search`, a person's
  * page (`/api/file/people/{id}`) and saved queries (`/api/file/queries…`).
@@ -27,15 +38,17 @@ export function searchRoutes(search: SearchService, queries: SavedQueries, peopl
   const router = Router();
   router.post('/search', async (req, res) => {
     const request = parseBody(searchRequestSchema, req.body);
-    res.json(await search.search(accountOf(res).id, 'GENERAL', request));
+    res.json(await timed('rows', search.search(accountOf(res).id, 'GENERAL', request)));
   });
   router.post('/preprocessed/search', async (req, res) => {
     const request = parseBody(authorSearchRequestSchema, req.body);
-    res.json(await search.search(accountOf(res).id, 'AUTHOR', request));
+    res.json(await timed('authors', search.search(accountOf(res).id, 'AUTHOR', request)));
   });
   router.post('/people/search', async (req, res) => {
     const request = parseBody(peopleSearchRequestSchema, req.body);
-    res.json((await people.search(accountOf(res).id, request)) satisfies PeopleSearchResponse);
+    res.json(
+      (await timed('people', people.search(accountOf(res).id, request))) satisfies PeopleSearchResponse,
+    );
   });
   router.get('/people/suggest', async (req, res) => {
     const prefix = (queryText(req.query, 'prefix') ?? '').slice(0, 200);
