@@ -15,7 +15,11 @@ try {
     );
   }
   const runtime = await startIngestRuntime({ config });
-  const served = config.metricsPort === undefined ? null : await startMetricsServer(config.metricsPort);
+  // Its metrics, and its liveness and readiness beside them (a worker has no other port).
+  const served =
+    config.metricsPort === undefined
+      ? null
+      : await startMetricsServer(config.metricsPort, '0.0.0.0', runtime.probes);
   if (served) console.log(`Metrics at ${served.url}`);
   console.log('Sift ingest worker running');
   const stop = async () => {

@@ -11,6 +11,7 @@ import { failFastRedis, UploadTracker } from '@sift/shared/upload-tracking';
 import { Redis } from 'ioredis';
 import { checkRedis, RecordVersions, withRedisLock } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
+import { readinessProbes, type ReadinessProbes } from '@sift/shared/health';
 import { INGEST_QUEUE } from '@sift/shared/jobs';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
@@ -22,6 +23,8 @@ export interface IngestRuntime {
   worker: Worker;
   storage: Storage;
   tracker: UploadTracker;
+  /** How to ask what the worker needs (its engine, Redis, the originals' store) if it answers. */
+  probes: ReadinessProbes;
   /**
    * Drains the worker: jobs in flight get `config.shutdownTimeoutMs` to finish, then are stopped and
    * handed back to the queue for another worker; then closes the connections this runtime opened
@@ -99,9 +102,10 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
   const storage = options.storage ?? (await openConfiguredStorage(config));
   const tracking = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
   const tracker = new UploadTracker(tracking, config.queuePrefix);
+  const originals = openObjectStore(config);
   const worker = startIngestWorker({
     storage,
-    originals: openObjectStore(config),
+    originals,
     tmpDir: path.join(config.dataDir, 'tmp'),
     connection: { url: config.redisUrl },
     prefix: config.queuePrefix,
@@ -128,6 +132,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     worker,
     storage,
     tracker,
+    probes: readinessProbes({ storage, redis: tracking, objects: originals }),
     async close() {
       clearInterval(sweeps);
       await drain(worker, config.shutdownTimeoutMs);

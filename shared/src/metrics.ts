@@ -4,8 +4,9 @@
  * roles record into it; the all-in-one process serves the API's and the worker's together.
  * Node-only: the web app never imports it.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readiness, readinessAnswer, type ReadinessProbes } from './health.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** This process's registry (process metrics included: CPU, memory, event loop, GC). */
@@ -112,23 +113,37 @@ export function watchIngestQueue(queue: WatchedQueue): void {
 }
 
 /**
- * Serves `GET /metrics` (Prometheus text format) on `port` (0: any free port) and `host`.
+ * Serves `GET /metrics` (Prometheus text format) on `port` (0: any free port) and `host`; with
+ * `probes` (a process without an API of its own: a stand-alone worker), also `GET /health/live`
+ * and `GET /health/ready` (`@sift/shared/health`).
  *
- * @returns the server and the address it answers at (`http://host:port/metrics`)
+ * @returns the server and the address of its metrics (`http://host:port/metrics`)
  */
 export async function startMetricsServer(
   port: number,
   host = '0.0.0.0',
+  probes?: ReadinessProbes,
 ): Promise<{ server: Server; url: string }> {
+  const send = (res: ServerResponse, status: number, type: string, body: string) =>
+    res.writeHead(status, { 'content-type': type }).end(body);
+  const json = 'application/json; charset=utf-8';
   const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: try /metrics\n');
-      return;
+    const path = req.method === 'GET' ? req.url?.split('?')[0] : undefined;
+    if (path === '/metrics') {
+      metrics.metrics().then(
+        (body) => send(res, 200, metrics.contentType, body),
+        (e: unknown) => send(res, 500, 'text/plain', `${String(e)}\n`),
+      );
+    } else if (probes && path === '/health/live') {
+      send(res, 200, json, JSON.stringify({ status: 'live' }));
+    } else if (probes && path === '/health/ready') {
+      void readiness(probes).then((found) => {
+        const { status, body } = readinessAnswer(found);
+        send(res, status, json, JSON.stringify(body));
+      });
+    } else {
+      send(res, 404, 'text/plain', 'Not found: try /metrics\n');
     }
-    metrics.metrics().then(
-      (body) => res.writeHead(200, { 'content-type': metrics.contentType }).end(body),
-      (e: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${String(e)}\n`),
-    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

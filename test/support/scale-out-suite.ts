@@ -42,6 +42,8 @@ interface Service {
   child: ChildProcess;
   dataDir: string;
   exited: Promise<unknown>;
+  /** Where a worker answers its metrics and health (METRICS_PORT), e.g. `http://127.0.0.1:PORT`. */
+  metricsOrigin?: string;
 }
 const services: Service[] = [];
 let backing: Backing;
@@ -89,8 +91,17 @@ function sharedEnv(): Record<string, string> {
   };
 }
 
-const startWorker = (name: string) =>
-  startService(name, 'ingest-worker/src/main.ts', sharedEnv(), 'Sift ingest worker running');
+async function startWorker(name: string): Promise<Service> {
+  const port = await freePort();
+  const worker = await startService(
+    name,
+    'ingest-worker/src/main.ts',
+    { ...sharedEnv(), METRICS_PORT: String(port) },
+    'Sift ingest worker running',
+  );
+  worker.metricsOrigin = `http://127.0.0.1:${port}`;
+  return worker;
+}
 
 /** The services the processes share, started by the suite's caller. */
 export interface Backing {
@@ -348,6 +359,28 @@ export function scaleOutSuite(
     const page = await apiB.json<PersonPageResponse>(`/file/people/${first.id}`);
     expect(page.entries).toHaveLength(first.rows);
     expect(page.entries.every((e) => e.fileName === 'savedrecs.xls')).toBe(true);
+  });
+
+  it('has each worker answer liveness, readiness and its metrics on its metrics port', async () => {
+    const get = (origin: string, path: string) =>
+      fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) });
+    let ingested = 0;
+    for (const worker of services.filter((s) => s.metricsOrigin)) {
+      const origin = worker.metricsOrigin!;
+      expect(await (await get(origin, '/health/live')).json()).toEqual({ status: 'live' });
+      const ready = await get(origin, '/health/ready');
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        clickhouse: true,
+        redis: true,
+        objectStore: true,
+      });
+      const text = await (await get(origin, '/metrics')).text();
+      ingested += Number(/^sift_rows_ingested_total (\d+)$/m.exec(text)?.[1] ?? 'NaN');
+    }
+    // The first uploads (3,000 CSV rows and the legacy xls's records) went through them.
+    expect(ingested).toBeGreaterThan(3000);
   });
 
   it('searches, exports and downloads across APIs', async () => {
