@@ -41,6 +41,8 @@ import { PeopleService } from './search/people.service.ts';
 import { peopleContactsRoutes } from './export/people-contacts.ts';
 import { healthRoutes } from './health.ts';
 import { requestMetrics } from './request-metrics.ts';
+import { requestLog } from './request-log.ts';
+import type { Logger } from '@sift/shared/logger';
 
 export interface AppDeps {
   config: Config;
@@ -56,6 +58,8 @@ export interface AppDeps {
   /** The dev identity provider's router, mounted at /idp, when no external issuer is configured. */
   devIdp?: Router | undefined;
   log: (message: string, detail?: unknown) => void;
+  /** The process's JSON logger (request log); unset → requests are not logged. */
+  logger?: Logger | undefined;
   /**
    * Where the rate limit counts requests: Redis, so every API process behind a load balancer counts
    * the same client together; unset → this process's memory.
@@ -113,6 +117,7 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(requestMetrics());
+  if (deps.logger) api.use(requestLog(deps.logger));
   api.use(helmet());
   api.use(
     rateLimit({

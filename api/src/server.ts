@@ -13,6 +13,7 @@ import {
   watchQueueMetrics,
 } from '@sift/ingest-worker';
 import { startMetricsServer } from '@sift/shared/metrics';
+import { createLogger, logFunction } from '@sift/shared/logger';
 import type { ErrorBody } from '@sift/shared/contracts';
 import { INGEST_QUEUE, type IngestFilePayload } from '@sift/shared/jobs';
 import { checkRedis, RecordVersions } from '@sift/shared/redis';
@@ -56,7 +57,8 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
  */
 export async function startSift(overrides: Partial<Config> = {}): Promise<RunningSift> {
   const config: Config = { ...loadConfig(), webDir: DEFAULT_WEB_DIR, ...overrides };
-  const log = (message: string, detail?: unknown) => console.error(`[sift] ${message}`, detail ?? '');
+  const logger = createLogger(config.runWorker ? 'sift' : 'api', config.logLevel);
+  const log = logFunction(logger);
   const host = listenHost(config);
   const redis = await checkRedis(config.redisUrl);
   if (redis.warning) log(redis.warning);
@@ -95,7 +97,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     sendCommand: (command: string, ...args: string[]) =>
       rateLimitRedis.call(command, ...args) as Promise<RedisReply>,
   });
-  const worker = config.runWorker ? await startIngestRuntime({ config, storage, log }) : null;
+  const worker = config.runWorker ? await startIngestRuntime({ config, storage, logger }) : null;
   const devIdp = config.oidcIssuer
     ? undefined
     : await createDevIdp({
@@ -115,6 +117,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     storage,
     devIdp,
     log,
+    logger,
     tracker,
     rateLimitStore,
     recordVersions: new RecordVersions(producer, config.queuePrefix),

@@ -1,4 +1,5 @@
 /** The ingest worker's configuration, parsed once from the environment (see `@sift/shared/env`). */
+import type { LogLevel } from '@sift/shared/logger';
 import path from 'node:path';
 import { parseEnv, serviceEnvSchema, type ServiceEnv } from '@sift/shared/env';
 import type { ClusterOptions } from '@sift/clickhouse';
@@ -36,6 +37,8 @@ export interface WorkerConfig {
   shutdownTimeoutMs: number;
   /** Files the worker reads at once (WORKER_CONCURRENCY). */
   workerConcurrency: number;
+  /** Least level of the process's JSON logs (LOG_LEVEL). */
+  logLevel: LogLevel;
   /** Port the process serves its Prometheus metrics on (METRICS_PORT; 0: any free one); unset → none. */
   metricsPort: number | undefined;
   /** The S3-compatible store for originals and exports (S3_*); unset → local disk under `dataDir`. */
@@ -80,6 +83,7 @@ export function workerConfigOf(e: ServiceEnv): WorkerConfig {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     metricsPort: e.METRICS_PORT,
+    logLevel: e.LOG_LEVEL,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { checkRedis, RecordVersions, withRedisLock } from '@sift/shared/redis';
 import { settlesWithin } from '@sift/shared/settle';
 import { readinessProbes, type ReadinessProbes } from '@sift/shared/health';
+import { createLogger, logFunction, type Logger } from '@sift/shared/logger';
 import { INGEST_QUEUE } from '@sift/shared/jobs';
 import type { WorkerConfig } from './config.ts';
 import { disablePretenuring } from './pretenuring.ts';
@@ -37,8 +38,8 @@ export interface IngestRuntimeOptions {
   config: WorkerConfig;
   /** A storage the process has open already (the all-in-one process shares its own); else opened from `config`. */
   storage?: Storage;
-  /** Where to log failures (default: standard error). */
-  log?: (message: string, detail?: unknown) => void;
+  /** Where to log (default: a JSON logger of its own on standard error, at `config.logLevel`). */
+  logger?: Logger;
 }
 
 /**
@@ -92,7 +93,8 @@ export async function openConfiguredStorage(config: WorkerConfig): Promise<Stora
  */
 export async function startIngestRuntime(options: IngestRuntimeOptions): Promise<IngestRuntime> {
   const { config } = options;
-  const log = options.log ?? ((m: string, d?: unknown) => console.error(`[sift worker] ${m}`, d ?? ''));
+  const logger = options.logger ?? createLogger('worker', config.logLevel);
+  const log = logFunction(logger);
   disablePretenuring();
   if (!options.storage) {
     // A process of its own (the stand-alone worker); the all-in-one process has checked already.
@@ -110,7 +112,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     connection: { url: config.redisUrl },
     prefix: config.queuePrefix,
     tracker,
-    log,
+    logger,
     lockDurationMs: config.ingestLockMs,
     maxStalls: config.ingestMaxStalls,
     concurrency: config.workerConcurrency,

@@ -1,3 +1,4 @@
+import { createLogger, logFunction, type Logger } from '@sift/shared/logger';
 import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import {
@@ -24,8 +25,8 @@ export interface IngestWorkerOptions extends IngestDeps {
   prefix: string;
   /** Jobs processed at once; ingest is CPU-bound, so about the number of cores. */
   concurrency?: number;
-  /** Where to log failures. */
-  log?: (message: string, detail?: unknown) => void;
+  /** Where to log: each job's lines carry its file and the id of the request that queued it. */
+  logger?: Logger;
   /** Upload tracking to keep current (jobs with a sessionId). */
   tracker: UploadTracker;
   /**
@@ -104,11 +105,15 @@ type Handlers = {
  * Close it with `worker.close()` on shutdown.
  */
 export function startIngestWorker(options: IngestWorkerOptions): Worker {
-  const log = options.log ?? ((m: string, d?: unknown) => console.error(m, d ?? ''));
+  const logger = options.logger ?? createLogger('worker');
+  const log = logFunction(logger);
   const handlers: Handlers = {
     'ingest-file': async (job, token, signal) => {
       const payload = INGEST_JOB_SCHEMAS['ingest-file'].parse(job.data);
-      const sink = new ProgressSink(job, options.tracker, payload, log);
+      const jobLog = logFunction(
+        logger.child({ fileId: payload.fileId, ...(payload.requestId && { requestId: payload.requestId }) }),
+      );
+      const sink = new ProgressSink(job, options.tracker, payload, jobLog);
       try {
         const written = await ingestFile(options, payload, sink.report, signal, jobCheckpoints(job));
         await sink.completed(written);
@@ -157,7 +162,12 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
   worker.on('error', (e) => log('Ingest worker error', e));
   worker.on('failed', (job, e) => {
     if (!job) return;
-    if (!(e instanceof UnrecoverableError)) log(`Ingest of file ${String(job.data?.fileId)} failed`, e);
+    const { fileId, requestId } = (job.data ?? {}) as { fileId?: unknown; requestId?: unknown };
+    if (!(e instanceof UnrecoverableError))
+      logFunction(logger.child({ fileId, ...(typeof requestId === 'string' && { requestId }) }))(
+        `Ingest of file ${String(fileId)} failed`,
+        e,
+      );
     const final = e instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
     const payload = INGEST_JOB_SCHEMAS['ingest-file'].safeParse(job.data);
     // A job that failed without its handler running (it stalled too often: its worker died or hung

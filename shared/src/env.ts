@@ -60,6 +60,8 @@ export const serviceEnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+  /** Least level of the JSON logs on standard error (docs/operations.md, "Logs"). */
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   /** Port of the Prometheus metrics (`GET /metrics`, docs/operations.md); unset → not served. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** How long a stopping process waits for work in flight before it hands jobs back, in ms. */

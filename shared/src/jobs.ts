@@ -30,6 +30,8 @@ export const ingestFilePayloadSchema = z.object({
    * AUTHOR file with theirs, until the new ones are all loaded; then its record switches over.
    */
   reindex: z.boolean().optional(),
+  /** The id of the API request that queued the job (its logs and the job's share it). */
+  requestId: z.string().max(100).optional(),
 });
 export type IngestFilePayload = z.infer<typeof ingestFilePayloadSchema>;
 

@@ -80,6 +80,7 @@ function sharedEnv(): Record<string, string> {
     REDIS_URL: backing.redisUrl,
     QUEUE_PREFIX,
     INGEST_LOCK_MS: '3000',
+    LOG_LEVEL: 'error',
     // A stop's deadline short enough for a test to pass it (SIGTERM mid-load).
     SHUTDOWN_TIMEOUT_MS: '1000',
     S3_BUCKET: o.bucket,

@@ -37,6 +37,8 @@ export function startTestSift(overrides: Partial<Config> = {}): Promise<RunningS
     webDir: undefined,
     publicUrl: undefined,
     oidcIssuer: undefined,
+    // Requests are not logged one by one (the failures are).
+    logLevel: 'error',
     ...overrides,
   });
 }

@@ -1,3 +1,4 @@
+import { requestIdOf } from '../request-log.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -136,13 +137,18 @@ export function requestUploads(req: Request): StoredUpload[] {
 export function uploadHandlers(intake: UploadIntake): { one: RequestHandler; many: RequestHandler } {
   return {
     one: async (req, res) => {
-      const accepted = await intake.accept(accountOf(res).id, requestUploads(req), { strict: true });
+      const accepted = await intake.accept(accountOf(res).id, requestUploads(req), {
+        strict: true,
+        requestId: requestIdOf(req),
+      });
       res
         .status(201)
         .json({ file: accepted.files[0]!, sessionId: accepted.sessionId } satisfies UploadResponse);
     },
     many: async (req, res) => {
-      const accepted = await intake.accept(accountOf(res).id, requestUploads(req));
+      const accepted = await intake.accept(accountOf(res).id, requestUploads(req), {
+        requestId: requestIdOf(req),
+      });
       res.status(201).json(accepted satisfies UploadMultipleResponse);
     },
   };

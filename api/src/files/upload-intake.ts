@@ -55,7 +55,8 @@ export class UploadIntake {
    *
    * @param ownerId - the uploading account
    * @param uploads - the request's files, stored in `incomingDir`
-   * @param options - `strict`: one refused file refuses the request; `sessionId`: the session to add to
+   * @param options - `strict`: one refused file refuses the request; `sessionId`: the session to add to;
+   *   `requestId`: the request's id, carried into each ingest job (its logs share it)
    * @returns the session and a record per upload, in order
    * @throws HttpError 415 (type or content mismatch) or 422 (unsafe or corrupt) with `strict`;
    *   507 QUOTA_EXCEEDED past the account's quota (nothing kept); QueueUnavailableError (503) when
@@ -64,7 +65,7 @@ export class UploadIntake {
   async accept(
     ownerId: string,
     uploads: StoredUpload[],
-    options: { strict?: boolean; sessionId?: string | undefined } = {},
+    options: { strict?: boolean; sessionId?: string | undefined; requestId?: string | undefined } = {},
   ): Promise<AcceptedUploads> {
     await this.#checkQuota(ownerId, uploads);
     const checks = await Promise.all(
@@ -132,6 +133,7 @@ export class UploadIntake {
             originalFilename: row.originalFilename,
             sessionId,
             ...(typeof checks[i] === 'string' && { format: checks[i] }),
+            ...(options.requestId && { requestId: options.requestId }),
           },
           { turn: ++turn },
         );
