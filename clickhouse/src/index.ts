@@ -15,6 +15,7 @@ import {
 import { FilesRepository, rowGenerations, type FileRow, type RecordsChanged } from './files.repository.ts';
 import { MemoryPurger } from './engine-memory.ts';
 import { migrate } from './migrations.ts';
+import { claimMetadataHome } from './metadata-home.ts';
 import { PeopleRepository, processAccountLock, type AccountLock } from './people.repository.ts';
 import { RowsRepository } from './rows/index.ts';
 import type { ImportReport } from '@sift/shared/contracts';
@@ -27,6 +28,7 @@ export type { PeopleRowsSource } from './people-rows-sql.ts';
 export * from './rows/index.ts';
 export * from './skip-index.ts';
 export * from './dump.ts';
+export { MetadataElsewhereError } from './metadata-home.ts';
 export * from './backup.ts';
 export { openClickHouse, clusterSettings, type ClickHouseOptions } from './client.ts';
 export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
@@ -125,12 +127,19 @@ export async function openStorage(
   }
   const client = openClickHouse(options);
   // Schema changes go to each node by its own URL when given (else once, ON CLUSTER).
-  const nodes = (options.cluster?.nodeUrls ?? []).map((url) => openClickHouse({ ...options, url }));
+  const nodeUrls = options.cluster?.nodeUrls ?? [];
+  const nodes = nodeUrls.map((url) => openClickHouse({ ...options, url }));
   const layout = new TableLayout(client, options.database, options.cluster, nodes);
   const lock: MigrationLock = options.migrationLock ?? ((work) => work());
   const rows = new RowsRepository(client, layout, !options.url);
   try {
     await lock(async () => {
+      // First: a process pointed at another node than the metadata's must not migrate it.
+      await claimMetadataHome(
+        client,
+        layout,
+        nodes.map((node, i) => ({ url: nodeUrls[i]!, client: node })),
+      );
       await migrate(client, layout);
       await rows.prepareFolding();
     });

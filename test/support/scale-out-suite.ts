@@ -17,7 +17,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { physicalColumnName, rowGenerations } from '@sift/clickhouse';
+import { MetadataElsewhereError, openStorage, physicalColumnName, rowGenerations } from '@sift/clickhouse';
 import { exportKey, originalKey, S3Store, type S3Options } from '@sift/object-store';
 import type {
   ExportHistoryEntry,
@@ -361,6 +361,34 @@ export function scaleOutSuite(
     expect(page.entries).toHaveLength(first.rows);
     expect(page.entries.every((e) => e.fileName === 'savedrecs.xls')).toBe(true);
   });
+
+  if (options.cluster)
+    it('refuses to start a process pointed at another node than the one keeping unreplicated metadata', async () => {
+      const env = backing.env ?? {};
+      if (env.CLICKHOUSE_REPLICATED !== 'false') return; // replicated: every node keeps the metadata
+      const nodeUrls = env.CLICKHOUSE_NODE_URLS!.split(',');
+      const other = nodeUrls.find((url) => url !== backing.clickhouse.url)!;
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'sift-elsewhere-'));
+      try {
+        const opening = openStorage({
+          url: other,
+          user: backing.clickhouse.user,
+          password: backing.clickhouse.password,
+          database: DATABASE,
+          dataDir,
+          cluster: { name: env.CLICKHOUSE_CLUSTER!, replicated: false, nodeUrls },
+        });
+        await expect(opening).rejects.toThrow(MetadataElsewhereError);
+        await expect(opening).rejects.toThrow(
+          `kept on one node of this cluster (CLICKHOUSE_REPLICATED=false): ${backing.clickhouse.url}.`,
+        );
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+      // The processes pointed at the home go on: an upload through either API is read.
+      const [again] = await apiB.upload([{ name: 'home.csv', bytes: people(10, 'Home') }]);
+      expect((await apiA.waitForIngest(again!.id)).status).toBe('PROCESSED');
+    });
 
   it('has each worker answer liveness, readiness and its metrics on its metrics port', async () => {
     const get = (origin: string, path: string) =>
