@@ -61,7 +61,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   const log = logFunction(logger);
   const host = listenHost(config);
   const redis = await checkRedis(config.redisUrl);
-  if (redis.warning) log(redis.warning);
+  if (redis.warning) logger.warn(redis.warning);
   disablePretenuring(); // xlsx ingest and exports make short-lived objects by the million (pretenuring.ts)
 
   // Requests that arrive before the app is ready are answered at once (503, try again), never held.
@@ -74,7 +74,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const issuer = config.oidcIssuer ?? `${publicUrl}/idp`;
   if (!config.oidcIssuer) {
-    log(
+    logger.warn(
       `Development sign-in is on (no OIDC_ISSUER): anyone who reaches ${issuer} signs in as any email. ${isLoopback(host!) ? `Listening on ${host} only.` : `Listening on ${host} (ALLOW_DEV_IDP_ON_NETWORK=true).`}`,
     );
   }

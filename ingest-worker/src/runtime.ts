@@ -99,7 +99,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
   if (!options.storage) {
     // A process of its own (the stand-alone worker); the all-in-one process has checked already.
     const redis = await checkRedis(config.redisUrl);
-    if (redis.warning) log(redis.warning);
+    if (redis.warning) logger.warn(redis.warning);
   }
   const storage = options.storage ?? (await openConfiguredStorage(config));
   const tracking = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
