@@ -40,6 +40,12 @@ export class ProgressSink {
     this.#stage = null;
   }
 
+  /** The job ended (`sift_ingests_total`): its last stage's timing ends with it. */
+  #ended(outcome: 'processed' | 'failed' | 'retried' | 'handed_back'): void {
+    this.#endStage();
+    ingestsEnded.inc({ outcome });
+  }
+
   /** A stage's progress: on the job, and in the session (PREPROCESSING while validating). */
   readonly report = async (p: IngestProgress): Promise<void> => {
     if (this.#stage?.description !== p.stageDescription) {
@@ -64,8 +70,7 @@ export class ProgressSink {
    * @param written - the records the ingest wrote
    */
   async completed(written: FileRow[]): Promise<void> {
-    this.#endStage();
-    ingestsEnded.inc({ outcome: 'processed' });
+    this.#ended('processed');
     rowsIngested.inc(written.filter((f) => f.fileType === 'GENERAL').reduce((n, f) => n + f.totalRows, 0));
     const authorFiles = written.filter((f) => f.fileType === 'AUTHOR');
     const { sessionId } = this.file;
@@ -92,22 +97,19 @@ export class ProgressSink {
 
   /** The file failed for good, with a message the user can act on. */
   failed(message: string): Promise<void> {
-    this.#endStage();
-    ingestsEnded.inc({ outcome: 'failed' });
+    this.#ended('failed');
     return this.#track({ status: 'FAILED', errorMessage: message, stageDescription: 'Failed' });
   }
 
   /** The job will be tried again after an error. */
   retrying(): Promise<void> {
-    this.#endStage();
-    ingestsEnded.inc({ outcome: 'retried' });
+    this.#ended('retried');
     return this.#track({ status: 'PENDING', stageDescription: 'Retrying after an error' });
   }
 
   /** The job went back to the queue untouched (the process is stopping). */
   handedBack(): Promise<void> {
-    this.#endStage();
-    ingestsEnded.inc({ outcome: 'handed_back' });
+    this.#ended('handed_back');
     return this.#track({ status: 'PENDING', stageDescription: 'Waiting to be processed' });
   }
 

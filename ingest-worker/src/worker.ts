@@ -107,13 +107,13 @@ type Handlers = {
 export function startIngestWorker(options: IngestWorkerOptions): Worker {
   const logger = options.logger ?? createLogger('worker');
   const log = logFunction(logger);
+  /** Where a job's lines go: with its file and the id of the request that queued it. */
+  const jobLog = ({ fileId, requestId }: { fileId?: unknown; requestId?: unknown }) =>
+    logFunction(logger.child({ fileId, ...(typeof requestId === 'string' && { requestId }) }));
   const handlers: Handlers = {
     'ingest-file': async (job, token, signal) => {
       const payload = INGEST_JOB_SCHEMAS['ingest-file'].parse(job.data);
-      const jobLog = logFunction(
-        logger.child({ fileId: payload.fileId, ...(payload.requestId && { requestId: payload.requestId }) }),
-      );
-      const sink = new ProgressSink(job, options.tracker, payload, jobLog);
+      const sink = new ProgressSink(job, options.tracker, payload, jobLog(payload));
       try {
         const written = await ingestFile(options, payload, sink.report, signal, jobCheckpoints(job));
         await sink.completed(written);
@@ -162,12 +162,8 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
   worker.on('error', (e) => log('Ingest worker error', e));
   worker.on('failed', (job, e) => {
     if (!job) return;
-    const { fileId, requestId } = (job.data ?? {}) as { fileId?: unknown; requestId?: unknown };
-    if (!(e instanceof UnrecoverableError))
-      logFunction(logger.child({ fileId, ...(typeof requestId === 'string' && { requestId }) }))(
-        `Ingest of file ${String(fileId)} failed`,
-        e,
-      );
+    const data = (job.data ?? {}) as { fileId?: unknown; requestId?: unknown };
+    if (!(e instanceof UnrecoverableError)) jobLog(data)(`Ingest of file ${String(data.fileId)} failed`, e);
     const final = e instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
     const payload = INGEST_JOB_SCHEMAS['ingest-file'].safeParse(job.data);
     // A job that failed without its handler running (it stalled too often: its worker died or hung

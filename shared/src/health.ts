@@ -4,6 +4,7 @@
  * Both roles answer it: the API at `/api/health/ready`, a stand-alone worker on its metrics port.
  * Node-only: the web app never imports it.
  */
+import { settlesWithin } from './settle.ts';
 
 /** Longest wait for one dependency's answer before it counts as unreachable, ms. */
 export const READINESS_DEADLINE_MS = 2_000;
@@ -19,21 +20,12 @@ export type ReadinessProbes = Record<keyof Readiness['checks'], () => Promise<un
 
 /** Resolves true when `probe` resolves truthy within `ms`; false when it rejects, is falsy or is late. */
 async function answersWithin(probe: () => Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([
-      probe().then(
-        (v) => Boolean(v),
-        () => false,
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  let answer = false;
+  const asked = probe().then(
+    (v) => void (answer = Boolean(v)),
+    () => undefined,
+  );
+  return (await settlesWithin(asked, ms)) && answer;
 }
 
 /**
@@ -45,13 +37,12 @@ export async function readiness(
   probes: ReadinessProbes,
   deadlineMs = READINESS_DEADLINE_MS,
 ): Promise<Readiness> {
-  const [clickhouse, redis, objectStore] = await Promise.all(
-    [probes.clickhouse, probes.redis, probes.objectStore].map((p) => answersWithin(p, deadlineMs)),
-  );
-  return {
-    ready: Boolean(clickhouse && redis && objectStore),
-    checks: { clickhouse: clickhouse!, redis: redis!, objectStore: objectStore! },
-  };
+  const [clickhouse, redis, objectStore] = await Promise.all([
+    answersWithin(probes.clickhouse, deadlineMs),
+    answersWithin(probes.redis, deadlineMs),
+    answersWithin(probes.objectStore, deadlineMs),
+  ]);
+  return { ready: clickhouse && redis && objectStore, checks: { clickhouse, redis, objectStore } };
 }
 
 /** The HTTP answer of a readiness check: 200 when ready, else 503, naming what answered. */

@@ -238,6 +238,13 @@ export function scaleOutSuite(
       `Name,City,Notes\n${Array.from({ length: n }, (_, i) => `${tag} ${i},City ${i % 13},Note ${i}`).join('\n')}\n`,
     );
 
+  /** The ingest queue the suite's processes share (close it after use). */
+  const ingestQueue = () =>
+    new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+
+  /** The pid of the process that took `job` last (its `processedBy`: `host:pid`). */
+  const pidOf = (job: { processedBy?: string | undefined }) => Number(job.processedBy!.split(':').pop());
+
   let fromA: FileRecord;
   let fromB: FileRecord;
   const csvBytes = people(3000, 'Alpha');
@@ -531,7 +538,7 @@ export function scaleOutSuite(
     it('loses no row and doubles none when a replica goes down during an ingest', async () => {
       const rows = 200_000;
       const [big] = await apiA.upload([{ name: 'replica-loss.csv', bytes: people(rows, 'Lost') }]);
-      const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+      const queue = ingestQueue();
       try {
         await waitFor(
           () => queue.getJob(big!.id),
@@ -572,7 +579,7 @@ export function scaleOutSuite(
       ({ job }) => Boolean(job?.processedBy && Number((job.progress as { stage?: number }).stage) === 2),
       { intervalMs: 50, what: 'a worker to be loading the big file' },
     );
-    const pid = Number(job!.processedBy!.split(':').pop());
+    const pid = pidOf(job!);
     const worker = services.find((s) => s.child.pid === pid)!;
     expect(worker.name).toMatch(/^worker-/);
     return worker;
@@ -591,7 +598,7 @@ export function scaleOutSuite(
     // Big enough to be loading still when the deadline passes.
     const rows = 1_000_000;
     const [big] = await apiA.upload([{ name: 'stopped.csv', bytes: people(rows, 'Stopped') }]);
-    const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+    const queue = ingestQueue();
     try {
       const stopped = await loadingWorker(queue, big!.id);
       stopped.child.kill('SIGTERM');
@@ -603,9 +610,7 @@ export function scaleOutSuite(
       const state = await back.getState();
       expect(
         // (`prioritized`: waiting among jobs with a priority.)
-        state === 'waiting' ||
-          state === 'prioritized' ||
-          Number(back.processedBy!.split(':').pop()) !== stopped.child.pid,
+        state === 'waiting' || state === 'prioritized' || pidOf(back) !== stopped.child.pid,
         `${state}, by ${back.processedBy}`,
       ).toBe(true);
       const done = await apiB.waitForIngest(big!.id, 180_000);
@@ -613,7 +618,7 @@ export function scaleOutSuite(
       // Each row once: the stopped INSERT landed nothing after the next worker cleared the file.
       expect(await storedRows(big!.id)).toEqual([rows, rows]);
       const job = await queue.getJob(big!.id);
-      expect(Number(job!.processedBy!.split(':').pop())).not.toBe(stopped.child.pid);
+      expect(pidOf(job!)).not.toBe(stopped.child.pid);
       // Two workers again for what follows.
       await startWorker('worker-3');
     } finally {
@@ -624,7 +629,7 @@ export function scaleOutSuite(
   it('leaves a file whose worker was killed mid-load to the other worker, with exactly its rows', async () => {
     const rows = 150_000;
     const [big] = await apiA.upload([{ name: 'big.csv', bytes: people(rows, 'Big') }]);
-    const queue = new Queue(INGEST_QUEUE, { connection: { url: backing.redisUrl }, prefix: QUEUE_PREFIX });
+    const queue = ingestQueue();
     try {
       const victim = await loadingWorker(queue, big!.id);
       const pid = victim.child.pid;
@@ -639,7 +644,7 @@ export function scaleOutSuite(
       });
       expect(all.totalRecords).toBe(rows);
       const survivor = await queue.getJob(big!.id);
-      expect(Number(survivor!.processedBy!.split(':').pop())).not.toBe(pid);
+      expect(pidOf(survivor!)).not.toBe(pid);
     } finally {
       await queue.close();
     }
