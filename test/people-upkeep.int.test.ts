@@ -2,13 +2,18 @@
  * People kept up to date by the ingest (issue 35): a row joining two others through two
  * identifiers makes one person of them across files; deleting its file splits them again;
  * homonyms with different emails stay two people, offered as the same name; a reindex gives the
- * same people under the same ids; one account never sees another's people.
+ * same people under the same ids; one account never sees another's people; an administrator
+ * reviews and decides about another account's people.
  */
 import { expect, it } from 'vitest';
 import type {
+  Account,
+  AuditEntry,
+  Page,
   PeopleSearchResponse,
   PersonDecisionResponse,
   PersonPageResponse,
+  SameNamePairsResponse,
 } from '@sift/shared/contracts';
 import { useTwoAccounts, type ApiClient } from './support/sift.ts';
 
@@ -161,4 +166,113 @@ it('keeps a confirmed pair one person through a reindex, and splits it again whe
     decision: 'same',
   });
   expect(theirs.status).toBe(404);
+});
+
+it("lets an administrator review and decide about another account's people, audited", async () => {
+  const { admin, other } = accounts;
+  const { id: otherId } = await other.json<Account>('/accounts/me');
+  // Jan by his ORCID, Jan by his email, and another Jan: three people of one name, three pairs.
+  await uploaded(other, [others]);
+  const [byEmail, byOrcid, homonym] = [
+    (await find(other, 'jan.k@uw.edu.pl')).people,
+    (await find(other, orcid)).people,
+    (await find(other, 'j.kowalski@pw.edu.pl')).people,
+  ].map((found) => {
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  });
+  const pairsOf = (r: SameNamePairsResponse) =>
+    r.pairs.map((p) => [p.person.id, p.other.id].sort().join(' '));
+  const mine = await other.json<SameNamePairsResponse>('/file/people/same-name');
+  expect(mine.totalPairs).toBe(3);
+  expect(pairsOf(mine).sort()).toEqual(
+    [
+      [byEmail!.id, byOrcid!.id],
+      [byEmail!.id, homonym!.id],
+      [byOrcid!.id, homonym!.id],
+    ]
+      .map((p) => p.sort().join(' '))
+      .sort(),
+  );
+  // The evidence: Jan's two halves share his address and country; the other Jan only the country.
+  const evidence = (a: string, b: string) =>
+    mine.pairs.find((p) => [p.person.id, p.other.id].sort().join(' ') === [a, b].sort().join(' '))!.inCommon;
+  expect(evidence(byEmail!.id, byOrcid!.id)).toMatchObject({
+    affiliations: ['Univ Warsaw, Fac Phys, Warsaw, Poland'],
+    countries: ['Poland'],
+  });
+  expect(evidence(byEmail!.id, homonym!.id)).toMatchObject({ affiliations: [], countries: ['Poland'] });
+
+  // Only an administrator reviews another account's people: the owner is refused.
+  const review = `/admin/accounts/${otherId}/people`;
+  expect((await other.fetch(`${review}/same-name`)).status).toBe(403);
+  expect((await admin.fetch('/admin/accounts/no-such-account/people/same-name')).status).toBe(404);
+  const seen = await admin.json<SameNamePairsResponse>(`${review}/same-name`);
+  expect(seen).toEqual(mine);
+
+  // The administrator joins Jan's halves: the owner sees one Jan of two entries, decided by them.
+  const { personId } = await admin.json<PersonDecisionResponse>(`${review}/decisions`, {
+    personId: byEmail!.id,
+    otherPersonId: byOrcid!.id,
+    decision: 'same',
+  });
+  expect((await find(other, 'kowalski')).people.map((p) => [p.id, p.rows])).toEqual([
+    [personId, 2],
+    [homonym!.id, 1],
+  ]);
+  const page = await other.json<PersonPageResponse>(`/file/people/${personId}`);
+  expect(page.decisions).toMatchObject([{ decision: 'same', decidedBy: 'admin@example.com' }]);
+  expect((await admin.json<SameNamePairsResponse>(`${review}/same-name`)).totalPairs).toBe(1);
+  // Decided apart, the last pair is no longer offered; taken back, it is again.
+  await admin.json<PersonDecisionResponse>(`${review}/decisions`, {
+    personId,
+    otherPersonId: homonym!.id,
+    decision: 'apart',
+  });
+  expect((await other.json<SameNamePairsResponse>('/file/people/same-name')).pairs).toEqual([]);
+  const apart = (await other.json<PersonPageResponse>(`/file/people/${personId}`)).decisions.find(
+    (d) => d.decision === 'apart',
+  )!;
+  const undo = await admin.sendJson(`${review}/decisions/undo`, { aKey: apart.aKey, bKey: apart.bKey });
+  expect(undo.status).toBe(204);
+  expect((await other.json<SameNamePairsResponse>('/file/people/same-name')).totalPairs).toBe(1);
+  // An administrator's decision names only the account's own people.
+  const mixed = await admin.sendJson(`${review}/decisions`, {
+    personId,
+    otherPersonId: (await find(admin, 'kowalski')).people[0]!.id,
+    decision: 'same',
+  });
+  expect(mixed.status).toBe(404);
+
+  const audit = await admin.json<Page<AuditEntry>>('/admin/audit?size=50');
+  expect(
+    audit.content
+      .filter((e) => e.action.startsWith('people.'))
+      .map((e) => [e.action, e.target, e.actorEmail])
+      .reverse(),
+  ).toEqual([
+    ['people.same', otherId, 'admin@example.com'],
+    ['people.apart', otherId, 'admin@example.com'],
+    ['people.undo', otherId, 'admin@example.com'],
+  ]);
+
+  // Co-authors are evidence too: a Jan with no email or identifier wrote with Anna Nowak, as the
+  // joined Jan did; the other Jan never did.
+  await uploaded(other, [
+    csv('coauthored.csv', [
+      `"Kowalski, J; Nowak, A","Kowalski, Jan; Nowak, Anna",,"Kowalski, Jan/${orcid}; Nowak, Anna/0000-0001-5109-3700",Joint Paper,J Phys,2019,`,
+      '"Kowalski, J; Nowak, A","Kowalski, Jan; Nowak, Anna",,"Nowak, Anna/0000-0001-5109-3700",Second Joint Paper,Acta Phys,2022,',
+    ]),
+  ]);
+  const alone = (await find(other, 'kowalski')).people.find(
+    (p) => p.id !== personId && p.id !== homonym!.id,
+  )!;
+  const withCoauthors = await other.json<SameNamePairsResponse>('/file/people/same-name');
+  expect(withCoauthors.totalPairs).toBe(3);
+  const coauthorsOf = (a: string, b: string) =>
+    withCoauthors.pairs.find((p) => [p.person.id, p.other.id].sort().join(' ') === [a, b].sort().join(' '))!
+      .inCommon.coauthors;
+  expect(coauthorsOf(personId, alone.id)).toEqual(['Nowak, Anna']);
+  expect(coauthorsOf(homonym!.id, alone.id)).toEqual([]);
+  expect(coauthorsOf(personId, homonym!.id)).toEqual([]);
 });

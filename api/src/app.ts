@@ -185,7 +185,7 @@ export function createApp(deps: AppDeps): Express {
     scratchDir,
     backupDisk: config.clickhouseBackupDisk,
   });
-  api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.confirmations, deps.log));
+  api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.confirmations, deps.log, people));
   api.use(() => {
     throw new NotFoundError('No such API endpoint.', 'NO_ROUTE');
   });

@@ -101,6 +101,12 @@ export type PeopleFacets = Record<'country' | 'lastYear' | 'journal', { value: s
 /** Most entries a person's page lists. */
 export const PERSON_MAX_ENTRIES = 500;
 
+/** Most people of one folded name offered to each other as possibly the same (see sameNamePairs). */
+export const SAME_NAME_GROUP_LIMIT = 20;
+
+/** Most co-authors of a person read for the evidence of a pair (see sameNamePairs). */
+export const COAUTHORS_LIMIT = 500;
+
 /** The columns of `people_rows`, in order (migration 008). */
 const ROW_COLUMNS = [
   'account_id',
@@ -722,8 +728,8 @@ export class PeopleRepository {
         query: `SELECT ${PERSON_COLUMNS} FROM ${this.#people}
                 WHERE account_id = {a:String} AND folded_name = {f:String} AND person_id != {p:String}
                   AND folded_name != ''
-                ORDER BY entries DESC, person_id LIMIT 20`,
-        query_params: { ...params, f: folded },
+                ORDER BY entries DESC, person_id LIMIT {group:UInt32}`,
+        query_params: { ...params, f: folded, group: SAME_NAME_GROUP_LIMIT },
         format: 'JSONCompactEachRow',
       }),
       this.#decisionsOf(accountId, personId),
@@ -747,6 +753,102 @@ export class PeopleRepository {
       sameName: (await same.json<PersonTuple>()).map(personOf).filter((p) => !apart.has(p.id)),
       decisions,
     };
+  }
+
+  /**
+   * Every pair of the account's people whose names fold alike and who were not decided apart
+   * (possibly the same researcher, see person), by folded name then by each person's most entries
+   * first; a page of `size` pairs from the `page`-th (0-based), and how many pairs there are.
+   * A name held by more than SAME_NAME_GROUP_LIMIT people offers the pairs among its first ones
+   * only (most entries first): so many alike names are homonyms, not one person split.
+   */
+  async sameNamePairs(
+    accountId: string,
+    page: number,
+    size: number,
+  ): Promise<{
+    pairs: [PersonRecord, PersonRecord][];
+    total: number;
+    /** Each person's co-authors (see #coauthors), for the evidence. */
+    coauthors: Map<string, Map<string, string>>;
+  }> {
+    const apart = await this.client.query({
+      query: `SELECT a_key, b_key FROM ${this.#decisions} FINAL
+              WHERE account_id = {a:String} AND decision = 'apart' AND is_deleted = 0`,
+      query_params: { a: accountId },
+      format: 'JSONCompactEachRow',
+    });
+    const apartKeys = (await apart.json<[string, string]>()).map(([x, y]) => `${x}\t${y}`);
+    const rs = await this.client.query({
+      query: `SELECT p.1, p.2, count() OVER () FROM (
+                SELECT arrayJoin(arrayFlatten(arrayMap((x, i) -> arrayMap(y -> (x, y),
+                         arraySlice(members, i + 1)), members, arrayEnumerate(members)))) AS pair,
+                       folded_name,
+                       (pair.1.2, pair.2.2) AS p
+                FROM (
+                  SELECT folded_name,
+                         arraySlice(arraySort(m -> (-m.3, m.2), groupArray((anchor, person_id, entries))),
+                           1, {group:UInt32}) AS members
+                  FROM ${this.#people}
+                  WHERE account_id = {a:String} AND folded_name != ''
+                  GROUP BY folded_name HAVING count() > 1)
+                WHERE concat(least(pair.1.1, pair.2.1), '\\t', greatest(pair.1.1, pair.2.1))
+                      NOT IN {apart:Array(String)})
+              ORDER BY folded_name, -pair.1.3, pair.1.2, -pair.2.3, pair.2.2
+              LIMIT {size:UInt32} OFFSET {offset:UInt64}`,
+      query_params: {
+        a: accountId,
+        apart: apartKeys,
+        group: SAME_NAME_GROUP_LIMIT,
+        size,
+        offset: page * size,
+      },
+      format: 'JSONCompactEachRow',
+    });
+    const found = await rs.json<[string, string, string]>();
+    const ids = [...new Set(found.flatMap(([x, y]) => [x, y]))];
+    const people = new Map<string, PersonRecord>();
+    if (ids.length) {
+      const read = await this.client.query({
+        query: `SELECT ${PERSON_COLUMNS} FROM ${this.#people}
+                WHERE account_id = {a:String} AND person_id IN {ids:Array(String)}`,
+        query_params: { a: accountId, ids },
+        format: 'JSONCompactEachRow',
+      });
+      for (const t of await read.json<PersonTuple>()) people.set(t[0], personOf(t));
+    }
+    const pairs = found.flatMap(([x, y]): [PersonRecord, PersonRecord][] => {
+      const [a, b] = [people.get(x), people.get(y)];
+      return a && b ? [[a, b]] : [];
+    });
+    return { pairs, total: Number(found[0]?.[2] ?? 0), coauthors: await this.#coauthors(accountId, ids) };
+  }
+
+  /**
+   * Each person's co-authors: the people with an entry on one of their records (the same AUTHOR
+   * file and title), by id with their names, at most COAUTHORS_LIMIT a person.
+   */
+  async #coauthors(accountId: string, ids: string[]): Promise<Map<string, Map<string, string>>> {
+    const found = new Map<string, Map<string, string>>();
+    if (!ids.length) return found;
+    const theirs = `SELECT person_id, file_id, title FROM ${this.#rowsTable}
+                    WHERE account_id = {a:String} AND person_id IN {ids:Array(String)} AND title != ''`;
+    const rs = await this.client.query({
+      query: `SELECT mine.person_id, groupUniqArray({limit:UInt32})((other.person_id, other.name))
+              FROM (${theirs}) AS mine
+              GLOBAL INNER JOIN (
+                SELECT person_id, name, file_id, title FROM ${this.#rowsTable}
+                WHERE account_id = {a:String} AND title != ''
+                  AND (file_id, title) GLOBAL IN (SELECT file_id, title FROM (${theirs}))
+              ) AS other ON other.file_id = mine.file_id AND other.title = mine.title
+              WHERE other.person_id != mine.person_id
+              GROUP BY mine.person_id`,
+      query_params: { a: accountId, ids, limit: COAUTHORS_LIMIT },
+      format: 'JSONCompactEachRow',
+    });
+    for (const [person, coauthors] of await rs.json<[string, [string, string][]]>())
+      found.set(person, new Map(coauthors));
+    return found;
   }
 
   /**

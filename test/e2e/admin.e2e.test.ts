@@ -1,7 +1,8 @@
 /**
  * Files and administration in a real browser: one upload session of several files, the search's
- * file filter, bulk delete on /files, an administrator approving and removing an account (seen
- * from the new user's own small-screen browser too), and on /admin/system a snapshot and the
+ * file filter, bulk delete on /files, an administrator approving an account (seen from the new
+ * user's own small-screen browser too), joining two of its people offered as the same name, and
+ * removing it, and on /admin/system a snapshot and the
  * contact exports, the mass delete, and the restore that undoes it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -152,9 +153,45 @@ describe('Files and administration in a browser', () => {
       await reader.getByRole('menuitem', { name: 'Exports' }).waitFor();
       await readerApp.screenshot('navigation-small-screen');
       await expect(reader.getByRole('menuitem', { name: 'System Admin' }).count()).resolves.toBe(0);
+      await reader.keyboard.press('Escape');
+
+      // The reader's export names two J. Kowalskis with different emails at one address: the
+      // administrator reviews them from the account's row, sees the address in common, and joins them.
+      const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-people-'));
+      try {
+        const file = path.join(dir, 'kowalski.csv');
+        writeFileSync(
+          file,
+          [
+            'Authors,Author Full Names,Email Addresses,Article Title,Source Title,Publication Year,Addresses',
+            '"Kowalski, J","Kowalski, Jan",jan.k@uw.edu.pl,First Paper,J Phys,2019,"[Kowalski, Jan] Univ Warsaw, Warsaw, Poland"',
+            '"Kowalski, J","Kowalski, Jan",jk@fuw.edu.pl,Second Paper,Phys Rev,2021,"[Kowalski, Jan] Univ Warsaw, Warsaw, Poland"',
+            '',
+          ].join('\n'),
+        );
+        await reader.goto(`${sift.url}/upload`);
+        await readerApp.upload.choose([file]);
+        await readerApp.upload.waitUntilComplete(INGEST_TIMEOUT_MS);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      await app.adminAccounts.filter('All Accounts');
+      await row
+        .getByRole('button', { name: 'Review the people of Grace Hopper offered as the same name' })
+        .click();
+      const review = page.getByRole('dialog', { name: 'Possibly the same person: reader@example.com' });
+      await review.getByText('1 pair to review.', { exact: false }).waitFor();
+      await review.getByText('Affiliations in common: Univ Warsaw, Warsaw, Poland').waitFor();
+      await app.screenshot('admin-people-review');
+      await review
+        .getByRole('button', { name: 'Kowalski, Jan and Kowalski, Jan are the same person' })
+        .click();
+      await app.sees('Kowalski, Jan and Kowalski, Jan are now one person.');
+      await review.getByText('No people of the same name to review.').waitFor();
+      await page.keyboard.press('Escape');
+      await review.waitFor({ state: 'hidden' });
 
       // The admin deactivates, then deletes the account (the confirmation names its email).
-      await app.adminAccounts.filter('All Accounts');
       await app.sees('2 of 2 accounts');
       await row.getByRole('button', { name: /^Deactivate / }).click();
       await app.sees('Account deactivated successfully');

@@ -12,8 +12,13 @@ import {
   type ConfirmedAction,
   type DeletionResult,
   MASS_DELETE_CONFIRMATION,
+  personDecisionRequestSchema,
+  type PersonDecisionResponse,
+  personDecisionUndoSchema,
   restoreRequestSchema,
   type RestoreResult,
+  sameNamePairsRequestSchema,
+  type SameNamePairsResponse,
   type Snapshot,
   type SystemStats,
 } from '@sift/shared/contracts';
@@ -23,6 +28,7 @@ import type { AdminService } from './admin.service.ts';
 import type { Confirmations } from './confirmations.ts';
 import type { Maintenance, MaintenanceParts } from './maintenance.ts';
 import type { Snapshots } from './snapshots.ts';
+import type { PeopleService } from '../search/people.service.ts';
 import { z } from 'zod';
 
 const pageSchema = z.object({
@@ -68,6 +74,7 @@ export function adminRoutes(
   snapshots: Snapshots,
   confirmations: Confirmations,
   log: (message: string, detail?: unknown) => void,
+  people: PeopleService,
 ): Router {
   const router = Router();
   const confirm = (action: ConfirmedAction, targetOf?: (req: Request) => string) =>
@@ -119,6 +126,29 @@ export function adminRoutes(
       res.json((await admin.deleteAccount(accountOf(res), String(req.params.id))) satisfies AccountDeletion);
     },
   );
+  // Reviewing an account's people offered as possibly the same (issue 35): the owner's choices,
+  // made by an administrator (audited).
+  router.get('/accounts/:accountId/people/same-name', async (req, res) => {
+    const accountId = (await admin.account(String(req.params.accountId))).id;
+    const { page, size } = parseBody(sameNamePairsRequestSchema, req.query);
+    res.json((await people.sameNamePairs(accountId, page, size)) satisfies SameNamePairsResponse);
+  });
+  router.post('/accounts/:accountId/people/decisions', async (req, res) => {
+    const accountId = (await admin.account(String(req.params.accountId))).id;
+    const request = parseBody(personDecisionRequestSchema, req.body);
+    const actor = accountOf(res);
+    const answer = await people.decide(accountId, actor.email, request);
+    await admin.audit(actor, `people.${request.decision}`, accountId, { ...request, ...answer });
+    res.json(answer satisfies PersonDecisionResponse);
+  });
+  router.post('/accounts/:accountId/people/decisions/undo', async (req, res) => {
+    const accountId = (await admin.account(String(req.params.accountId))).id;
+    const keys = parseBody(personDecisionUndoSchema, req.body);
+    const actor = accountOf(res);
+    await people.undo(accountId, actor.email, keys);
+    await admin.audit(actor, 'people.undo', accountId, { ...keys });
+    res.status(204).end();
+  });
   router.get('/stats', async (req, res) => {
     const accountId = queryText(req.query, 'accountId') ?? '';
     if (!accountId)

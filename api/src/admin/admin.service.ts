@@ -95,7 +95,7 @@ export class AdminService {
         'SELF_DEACTIVATE',
       );
     }
-    const account = await this.#account(id);
+    const account = await this.account(id);
     const next: AccountRow = {
       ...account,
       ...(patch.active === undefined ? {} : { active: patch.active }),
@@ -119,7 +119,7 @@ export class AdminService {
 
   async deleteAccount(actor: Actor, id: string): Promise<AccountDeletion> {
     if (id === actor.id) throw new ConflictError('You cannot delete your own account.', 'SELF_DELETE');
-    const account = await this.#account(id);
+    const account = await this.account(id);
     const { files, exports, queries, intake, storage } = this.deps;
     const owned = await storage.files.list({ ownerId: id });
     let filesDeleted = 0;
@@ -153,7 +153,7 @@ export class AdminService {
   }
 
   async accountStats(accountId: string): Promise<AccountStats> {
-    await this.#account(accountId);
+    await this.account(accountId);
     const files = await this.deps.storage.files.list({ ownerId: accountId });
     const kept = await this.deps.exports.list(accountId);
     return {
@@ -242,7 +242,12 @@ export class AdminService {
     );
   }
 
-  async #account(id: string): Promise<AccountRow> {
+  /**
+   * The account with this id.
+   *
+   * @throws NotFoundError (404) when there is none
+   */
+  async account(id: string): Promise<AccountRow> {
     const account = await this.deps.storage.accounts.get(id);
     if (!account) throw new NotFoundError('No account with this id.', 'ACCOUNT_NOT_FOUND');
     return account;

@@ -8,7 +8,9 @@ import type {
   PersonDecisionResponse,
   PersonPageResponse,
   PersonSummary,
+  SameNamePairsResponse,
 } from '@sift/shared/contracts';
+import { foldText } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
 import { toResultRows } from './search.service.ts';
 
@@ -85,6 +87,45 @@ export class PeopleService {
   }
 
   /**
+   * A page of the account's pairs of people offered as possibly the same (see
+   * PeopleRepository.sameNamePairs), each with what the two have in common.
+   */
+  async sameNamePairs(ownerId: string, page: number, size: number): Promise<SameNamePairsResponse> {
+    const [found, names] = await Promise.all([
+      this.storage.people.sameNamePairs(ownerId, page, size),
+      this.#fileNames(ownerId),
+    ]);
+    return {
+      pairs: found.pairs.map(([a, b]) => {
+        const [person, other] = [summaryOf(a, names), summaryOf(b, names)];
+        const theirs = found.coauthors.get(b.id) ?? new Map<string, string>();
+        // The same people on both (the two themselves left out: a pair is often each other's co-author).
+        const coauthors = [...(found.coauthors.get(a.id) ?? new Map<string, string>())]
+          .filter(([id]) => theirs.has(id) && id !== a.id && id !== b.id)
+          .map(([, name]) => name);
+        return {
+          person,
+          other,
+          inCommon: {
+            coauthors: [...new Set(coauthors)].sort(),
+            journals: common(person.journals, other.journals),
+            affiliations: common(person.affiliations, other.affiliations),
+            countries: common(person.countries, other.countries),
+            keywords: common(person.keywords, other.keywords),
+            files: common(
+              person.files.map((f) => f.name),
+              other.files.map((f) => f.name),
+            ),
+          },
+        };
+      }),
+      totalPairs: found.total,
+      page,
+      size,
+    };
+  }
+
+  /**
    * Records the owner's decision about two of their people offered as the same name (see
    * PeopleRepository.decide).
    *
@@ -154,6 +195,12 @@ export class PeopleService {
       }),
     );
   }
+}
+
+/** The values of `a` that `b` holds too, folded alike (case and accents do not count), as `a` writes them. */
+function common(a: string[], b: string[]): string[] {
+  const other = new Set(b.map(foldText));
+  return [...new Set(a.filter((v) => v && other.has(foldText(v))))];
 }
 
 /** A person's contact row (see PEOPLE_CONTACT_HEADER). */

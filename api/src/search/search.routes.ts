@@ -10,6 +10,8 @@ import {
   type PersonDecisionResponse,
   personDecisionUndoSchema,
   type ResultRow,
+  sameNamePairsRequestSchema,
+  type SameNamePairsResponse,
   saveQueryRequestSchema,
   searchRequestSchema,
   type SavedQuery,
@@ -53,6 +55,10 @@ export function searchRoutes(search: SearchService, queries: SavedQueries, peopl
   router.get('/people/suggest', async (req, res) => {
     const prefix = (queryText(req.query, 'prefix') ?? '').slice(0, 200);
     res.json({ suggestions: await people.suggest(accountOf(res).id, prefix) });
+  });
+  router.get('/people/same-name', async (req, res) => {
+    const { page, size } = parseBody(sameNamePairsRequestSchema, req.query);
+    res.json((await people.sameNamePairs(accountOf(res).id, page, size)) satisfies SameNamePairsResponse);
   });
   router.post('/people/decisions', async (req, res) => {
     const request = parseBody(personDecisionRequestSchema, req.body);

@@ -148,3 +148,40 @@ export const personDecisionUndoSchema = z.object({
 export interface PersonDecisionResponse {
   personId: string;
 }
+
+/**
+ * Two people whose names fold alike and who share no email or identifier (possibly the same
+ * researcher), with the evidence for it: the co-authors (people with an entry on a record of
+ * each), journals, affiliations, countries, keywords and files both have (case and accents do not
+ * count; as the first person writes them).
+ */
+export interface SameNamePair {
+  person: PersonSummary;
+  other: PersonSummary;
+  inCommon: {
+    coauthors: string[];
+    journals: string[];
+    affiliations: string[];
+    countries: string[];
+    keywords: string[];
+    files: string[];
+  };
+}
+
+/**
+ * `GET /api/file/people/same-name?page&size` (the owner's people) and
+ * `GET /api/admin/accounts/{accountId}/people/same-name?page&size` (an administrator reviewing an
+ * account's) query: the page (0-based) of pairs to review.
+ */
+export const sameNamePairsRequestSchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(PEOPLE_MAX_PAGE_SIZE).default(20),
+});
+
+/** Answer: a page of pairs by name (see SameNamePair; those decided apart left out). */
+export interface SameNamePairsResponse {
+  pairs: SameNamePair[];
+  totalPairs: number;
+  page: number;
+  size: number;
+}

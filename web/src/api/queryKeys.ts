@@ -38,6 +38,8 @@ export const queryKeys = {
     search: (request: object) => [...queryKeys.people.all, 'search', request] as const,
     suggest: (prefix: string) => [...queryKeys.people.all, 'suggest', prefix] as const,
     person: (id: string) => [...queryKeys.people.all, 'person', id] as const,
+    sameName: (accountId: string, page: number, size: number) =>
+      [...queryKeys.people.all, 'same-name', accountId, page, size] as const,
   },
   admin: {
     all: ['admin'] as const,

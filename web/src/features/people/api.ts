@@ -8,6 +8,7 @@ import type {
   PersonDecisionResponse,
   PersonPageResponse,
   ResultRow,
+  SameNamePairsResponse,
 } from '@sift/shared/contracts';
 import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
 import { saveBlob } from '../../ui/download';
@@ -63,21 +64,49 @@ export function fetchPersonEntry(at: {
 }
 
 /**
- * `POST /api/file/people/decisions` and `…/decisions/undo`: the owner's decision about two people
- * offered as the same name, or taking one back. Every People answer is read again after.
+ * Where a review of people of the same name goes: the signed-in owner's people
+ * (`/api/file/people`), or, for an administrator, one account's
+ * (`/api/admin/accounts/{accountId}/people`).
  */
-export function usePersonDecisions() {
+function reviewPath(accountId: string | undefined): string {
+  return accountId ? `/admin/accounts/${encodeURIComponent(accountId)}/people` : '/file/people';
+}
+
+/**
+ * `GET …/people/same-name?page&size`: a page of pairs of people offered as possibly the same,
+ * with what they have in common (the owner's, or `accountId`'s for an administrator).
+ */
+export function useSameNamePairs(accountId: string | undefined, page: number, size: number) {
+  return useQuery({
+    queryKey: queryKeys.people.sameName(accountId ?? '', page, size),
+    queryFn: ({ signal }) =>
+      apiRequest<SameNamePairsResponse>(`${reviewPath(accountId)}/same-name`, {
+        query: { page, size },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+/**
+ * `POST …/people/decisions` and `…/decisions/undo`: a decision about two people offered as the
+ * same name, or taking one back (the owner's people, or `accountId`'s for an administrator).
+ * Every People answer is read again after.
+ */
+export function usePersonDecisions(accountId?: string) {
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.people.all });
+  const path = reviewPath(accountId);
   return {
     decide: useMutation({
       mutationFn: (request: PersonDecisionRequest) =>
-        apiRequest<PersonDecisionResponse>('/file/people/decisions', { method: 'POST', body: request }),
+        apiRequest<PersonDecisionResponse>(`${path}/decisions`, { method: 'POST', body: request }),
       onSuccess: refresh,
     }),
     undo: useMutation({
       mutationFn: (keys: { aKey: string; bKey: string }) =>
-        apiRequest<void>('/file/people/decisions/undo', { method: 'POST', body: keys }),
+        apiRequest<void>(`${path}/decisions/undo`, { method: 'POST', body: keys }),
       onSuccess: refresh,
     }),
   };

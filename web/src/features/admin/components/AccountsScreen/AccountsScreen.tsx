@@ -3,6 +3,7 @@ import { Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AdminAccount } from '@sift/shared/contracts';
 import { useAdminAccounts, useDeleteAccount, useSetAccountActive } from '../../api';
 import { useMe } from '../../../account';
+import { SameNameReview } from '../../../people';
 import { AccountsTable } from '../AccountsTable/AccountsTable';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog/ConfirmDialog';
 import { LoadError } from '../../../../components/LoadError/LoadError';
@@ -37,6 +38,7 @@ export function AccountsScreen() {
   const deleteAccount = useDeleteAccount();
   const busy = useIdSet();
   const [confirming, setConfirming] = useState<AdminAccount | null>(null);
+  const [reviewing, setReviewing] = useState<AdminAccount | null>(null);
   const emptyPage = !!accounts.data && !accounts.isPlaceholderData && accounts.data.content.length === 0;
   // The last account of a later page was deleted (or deactivated under a filter): step back.
   useEffect(() => {
@@ -139,6 +141,7 @@ export function AccountsScreen() {
           busy={busy}
           onToggleActive={toggle}
           onDelete={setConfirming}
+          onReviewPeople={setReviewing}
         />
       )}
 
@@ -151,6 +154,11 @@ export function AccountsScreen() {
         </Group>
       )}
 
+      <SameNameReview
+        opened={reviewing !== null}
+        onClose={() => setReviewing(null)}
+        account={reviewing ? { id: reviewing.id, label: reviewing.email } : undefined}
+      />
       <ConfirmDialog
         opened={confirming !== null}
         title="Delete account"

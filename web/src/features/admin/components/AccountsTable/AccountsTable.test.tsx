@@ -17,9 +17,10 @@ const account = (id: string, firstName: string, active: boolean): AdminAccount =
 });
 
 describe('AccountsTable', () => {
-  it("offers Deactivate and Delete on other accounts' rows, and neither on the administrator's own", async () => {
+  it("offers Deactivate, Delete and People on other accounts' rows, and none on the administrator's own", async () => {
     const onToggleActive = vi.fn();
     const onDelete = vi.fn();
+    const onReviewPeople = vi.fn();
     const accounts = [account('me', 'Ada', true), account('other', 'Bea', false)];
     renderUi(
       <AccountsTable
@@ -28,6 +29,7 @@ describe('AccountsTable', () => {
         busy={{ has: () => false }}
         onToggleActive={onToggleActive}
         onDelete={onDelete}
+        onReviewPeople={onReviewPeople}
       />,
     );
     const own = screen.getByRole('row', { name: /ada@example\.org/ });
@@ -39,5 +41,9 @@ describe('AccountsTable', () => {
     expect(onToggleActive).toHaveBeenCalledWith(accounts[1]);
     await userEvent.click(within(other).getByRole('button', { name: 'Delete Bea Tester' }));
     expect(onDelete).toHaveBeenCalledWith(accounts[1]);
+    await userEvent.click(
+      within(other).getByRole('button', { name: 'Review the people of Bea Tester offered as the same name' }),
+    );
+    expect(onReviewPeople).toHaveBeenCalledWith(accounts[1]);
   });
 });

@@ -14,10 +14,19 @@ export interface AccountsTableProps {
   busy: { has: (id: string) => boolean };
   onToggleActive: (account: AdminAccount) => void;
   onDelete: (account: AdminAccount) => void;
+  /** Opens the review of the account's people offered as the same name. */
+  onReviewPeople: (account: AdminAccount) => void;
 }
 
 /** One page of accounts: who, email, active or not, onboarded or not, and the admin's actions. */
-export function AccountsTable({ accounts, selfId, busy, onToggleActive, onDelete }: AccountsTableProps) {
+export function AccountsTable({
+  accounts,
+  selfId,
+  busy,
+  onToggleActive,
+  onDelete,
+  onReviewPeople,
+}: AccountsTableProps) {
   const columns: DataColumn<AdminAccount>[] = [
     {
       key: 'user',
@@ -70,6 +79,14 @@ export function AccountsTable({ accounts, selfId, busy, onToggleActive, onDelete
         }
         return (
           <Group gap="xs" justify="flex-end" wrap="nowrap">
+            <Button
+              size="xs"
+              variant="default"
+              aria-label={`Review the people of ${name} offered as the same name`}
+              onClick={() => onReviewPeople(account)}
+            >
+              People
+            </Button>
             <Button
               size="xs"
               variant="light"

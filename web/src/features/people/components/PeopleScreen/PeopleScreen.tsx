@@ -24,6 +24,7 @@ import { notify } from '../../../../ui/notify';
 import { downloadPeopleContacts, usePeopleSearch, usePeopleSuggestions } from '../../api';
 import { yearsText } from '../../format';
 import { PeopleFacets, type PeopleFacetName } from '../PeopleFacets/PeopleFacets';
+import { SameNameReview } from '../SameNameReview/SameNameReview';
 
 /** People a page shows. */
 const PAGE_SIZE = 20;
@@ -68,6 +69,7 @@ export function PeopleScreen() {
   const [debounced] = useDebouncedValue(typed, 200);
   const suggestions = usePeopleSuggestions(debounced);
   const [exporting, setExporting] = useState<'CSV' | 'XLSX' | null>(null);
+  const [reviewing, setReviewing] = useState(false);
   const { page, ...asked } = filter;
   const people = usePeopleSearch({ ...asked, page, size: PAGE_SIZE });
   const data = people.data;
@@ -109,7 +111,12 @@ export function PeopleScreen() {
       <PageHeader
         title="People"
         description="One entry per researcher across your author files: rows that share an email, ORCID or ResearcherID are one person; names alone never join people."
-      />
+      >
+        <Button variant="default" onClick={() => setReviewing(true)}>
+          Review same names
+        </Button>
+      </PageHeader>
+      <SameNameReview opened={reviewing} onClose={() => setReviewing(false)} />
       <Paper withBorder p="md" radius="md">
         <form onSubmit={submit} role="search" aria-label="People">
           <Group align="flex-end">

@@ -20,7 +20,7 @@ import { formatCount, pluralCount } from '../../../../lib/format';
 import { notify } from '../../../../ui/notify';
 import { RecordDrawer } from '../../../search';
 import { fetchPersonEntry, usePerson, usePersonDecisions } from '../../api';
-import { yearsText } from '../../format';
+import { personLine, yearsText } from '../../format';
 
 /** An identifier as a person reads it: `email:a@b` → `a@b`, a row's place → `an entry of its own`. */
 function keyText(key: string): string {
@@ -203,14 +203,7 @@ export function PersonScreen({ id }: { id: string }) {
                     {other.name}
                   </Anchor>
                   <Text size="xs" c="dimmed">
-                    {[
-                      other.emails[0]?.email,
-                      other.affiliations[0],
-                      pluralCount(other.rows, 'entry', 'entries'),
-                      yearsText(other.firstYear, other.lastYear),
-                    ]
-                      .filter(Boolean)
-                      .join(' · ')}
+                    {personLine(other)}
                   </Text>
                 </div>
                 <Group gap="xs">
