@@ -639,10 +639,13 @@ export class PeopleRepository {
 
   /**
    * The count and facets of summary, in one pass over the people matching `q`: each person's
-   * countries, journals and last year as tagged values, counted in one GROUP BY (each person has
-   * one year value, so the years' counts add up to the people found). One pass instead of a count
+   * countries, journals and last year as tagged values (`1Germany`, `2021`→`22021`, `3Nature`: the
+   * facet's digit, then the value), counted in one GROUP BY of one String (each person has one
+   * year value, so the years' counts add up to the people found). One pass instead of a count
    * and a GROUP BY a facet: 130.8 ms against 138.3 ms for 200,000 of 1M people, 98.4 against
-   * 119.8 for 20,000; with countries and journals LowCardinality (migration 009), 75.4 and 37.5 ms.
+   * 119.8 for 20,000; with countries and journals LowCardinality (migration 009), 75.4 and 37.5 ms;
+   * one String key instead of a (String, LowCardinality) tuple, 37.0 against 47.0 ms for 200,000
+   * (43.0 against 53.6 with the page's query beside it, as search runs them).
    */
   async #summary(
     accountId: string,
@@ -651,22 +654,26 @@ export class PeopleRepository {
   ): Promise<{ total: number; facets: PeopleFacets }> {
     const { where, params } = this.#match(accountId, q);
     const rs = await this.client.query({
-      query: `SELECT facet, value, n, total FROM (
-                SELECT facet, value, n, sumIf(n, facet = 'lastYear') OVER () AS total FROM (
-                  SELECT f.1 AS facet, f.2 AS value, count() AS n
-                  FROM ${this.#people} ARRAY JOIN arrayConcat(arrayMap(c -> ('country', c), countries),
-                    [('lastYear', toString(last_year))], arrayMap(j -> ('journal', j), journals)) AS f
-                  ${where}
-                  GROUP BY facet, value))
-              ORDER BY facet, if(facet = 'lastYear', -toInt64(value), -toInt64(n)), value
-              LIMIT {limit:UInt32} BY facet`,
+      query: `SELECT k, v, n, total FROM (
+                SELECT toUInt8(substring(t, 1, 1)) AS k, substring(t, 2) AS v, n,
+                  sumIf(n, k = 2) OVER () AS total
+                FROM (
+                  SELECT t, count() AS n FROM (
+                    SELECT arrayJoin(arrayConcat(arrayMap(c -> concat('1', c), countries),
+                      [concat('2', toString(last_year))], arrayMap(j -> concat('3', j), journals))) AS t
+                    FROM ${this.#people} ${where})
+                  GROUP BY t))
+              ORDER BY k, if(k = 2, -toInt64(v), -toInt64(n)), v
+              LIMIT {limit:UInt32} BY k`,
       query_params: { ...params, limit },
       format: 'JSONCompactEachRow',
     });
+    const facetOf: Record<number, keyof PeopleFacets> = { 1: 'country', 2: 'lastYear', 3: 'journal' };
     const out: PeopleFacets = { country: [], lastYear: [], journal: [] };
     let total = 0;
-    for (const [facet, value, n, all] of await rs.json<[keyof PeopleFacets, string, string, string]>()) {
+    for (const [k, value, n, all] of await rs.json<[number, string, string, string]>()) {
       total = Number(all);
+      const facet = facetOf[Number(k)]!;
       // People with no year count in the total, not as a year.
       if (facet !== 'lastYear' || value !== '0') out[facet].push({ value, people: Number(n) });
     }
