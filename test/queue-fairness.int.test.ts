@@ -7,7 +7,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, expect, it } from 'vitest';
 import { loadWorkerConfig, startIngestRuntime, type IngestRuntime } from '@sift/ingest-worker';
-import type { SystemStats } from '@sift/shared/contracts';
+import type { AdminQueueView, SystemStats } from '@sift/shared/contracts';
 import { INGEST_QUEUE } from '@sift/shared/jobs';
 import { useTwoAccounts } from './support/sift.ts';
 
@@ -27,6 +27,22 @@ it("starts another account's file before the rest of one account's queued files"
   const [one] = await other.upload([csv('b1.csv')]);
   // The administrators' statistics count them all as waiting (BullMQ's 'prioritized' state).
   expect((await admin.json<SystemStats>('/admin/system/stats')).queue.waiting).toBe(6);
+  // The queue view lists them in the order they will be taken, each with its owner.
+  const view = await admin.json<AdminQueueView>('/admin/queue');
+  expect(view.counts).toEqual({ waiting: 6, active: 0, delayed: 0, failed: 0 });
+  expect(view.jobs.map((j) => [j.state, j.fileName, j.ownerEmail])).toEqual([
+    ['waiting', 'a1.csv', 'admin@example.com'],
+    ['waiting', 'b1.csv', 'other@example.com'],
+    ...['a2.csv', 'a3.csv', 'a4.csv', 'a5.csv'].map((name) => ['waiting', name, 'admin@example.com']),
+  ]);
+  expect(view.jobs[0]).toMatchObject({ id: many[0]!.id, fileId: many[0]!.id, attemptsMade: 0, attempts: 3 });
+  expect(view.jobs.every((j) => j.startedAt === null && j.stage === null && j.processedBy === null)).toBe(
+    true,
+  );
+  expect(view.oldestWaitingSeconds).toBeGreaterThanOrEqual(0);
+  expect((await admin.json<AdminQueueView>('/admin/queue?limit=2')).jobs).toHaveLength(2);
+  expect((await admin.fetch('/admin/queue?limit=0')).status).toBe(400);
+  expect((await other.fetch('/admin/queue')).status).toBe(403);
 
   const config = loadWorkerConfig({
     DATA_DIR: sift.config.dataDir,
@@ -49,4 +65,7 @@ it("starts another account's file before the rest of one account's queued files"
   const before = (await Promise.all(many.map((f) => startedAt(f.id)))).filter((t) => t < others);
   // First come first served, all five would have started before it.
   expect(before.length).toBeLessThan(2);
+  // Done, they leave the view (completed jobs are not listed).
+  const after = await admin.json<AdminQueueView>('/admin/queue');
+  expect(after).toMatchObject({ counts: { waiting: 0, active: 0 }, jobs: [], oldestWaitingSeconds: null });
 });

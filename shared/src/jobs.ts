@@ -4,6 +4,7 @@
  * Payloads carry ids and paths, never file bytes or secrets.
  */
 import { z } from 'zod';
+import type { AdminQueueJob } from './contracts/admin.ts';
 import { IMPORT_FORMATS, readChoicesSchema } from './contracts/import-report.ts';
 
 export const INGEST_QUEUE = 'ingest';
@@ -72,6 +73,13 @@ export interface IngestQueue {
   add(payload: IngestFilePayload, options?: { jobId?: string; turn?: number }): Promise<void>;
   /** Jobs by state, for the administrators' statistics. */
   counts(): Promise<IngestQueueCounts>;
+  /**
+   * The jobs for the administrators' queue view: active, waiting (in the order they will be
+   * taken), delayed and failed (newest first), at most `limit` of each; `ownerEmail` left ''.
+   *
+   * @throws when Redis does not answer
+   */
+  jobs(limit: number): Promise<AdminQueueJob[]>;
 }
 
 export const INGEST_JOB_SCHEMAS: {

@@ -210,6 +210,10 @@ describe('Files and administration in a browser', () => {
     filesBefore = Number(/\((\d+) total\)/.exec(before)![1]);
     expect(filesBefore).toBeGreaterThan(0);
     await app.openAdmin('System Admin');
+    // Every upload is read: the ingest queue holds no job.
+    const queue = page.getByRole('region', { name: 'Ingest queue' });
+    await queue.getByText('No file is waiting or being read.').waitFor();
+    await queue.getByText('0 waiting').waitFor();
     const snapshots = page.getByRole('region', { name: 'Snapshots' });
     await snapshots.getByText('No snapshots yet.').waitFor();
     await snapshots.getByRole('button', { name: 'Take snapshot' }).click();
@@ -261,6 +265,10 @@ describe('Files and administration in a browser', () => {
 
   it('brings the files back from the snapshot, once RESTORE is typed', async () => {
     await app.openAdmin('System Admin');
+    // Every upload is read: the ingest queue holds no job.
+    const queue = page.getByRole('region', { name: 'Ingest queue' });
+    await queue.getByText('No file is waiting or being read.').waitFor();
+    await queue.getByText('0 waiting').waitFor();
     const snapshots = page.getByRole('region', { name: 'Snapshots' });
     const restore = snapshots.getByRole('button', { name: /^Restore the snapshot of / });
     // A wrong word cancels.

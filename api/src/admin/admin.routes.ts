@@ -5,6 +5,7 @@ import {
   adminAccountSearchSchema,
   adminAccountUpdateSchema,
   type AccountDeletion,
+  type AdminQueueView,
   type AccountStats,
   type Confirmation,
   confirmationRequestSchema,
@@ -30,6 +31,9 @@ import type { Maintenance, MaintenanceParts } from './maintenance.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { PeopleService } from '../search/people.service.ts';
 import { z } from 'zod';
+
+/** `GET /admin/queue?limit=`: jobs listed of each state. */
+const queueViewSchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 
 const pageSchema = z.object({
   page: z.coerce.number().int().min(0).default(0),
@@ -148,6 +152,11 @@ export function adminRoutes(
     await people.undo(accountId, actor.email, keys);
     await admin.audit(actor, 'people.undo', accountId, { ...keys });
     res.status(204).end();
+  });
+  // The ingest queue now (counts, jobs, the oldest wait), for the System Admin screen's queue view.
+  router.get('/queue', async (req, res) => {
+    const { limit } = parseBody(queueViewSchema, req.query);
+    res.json((await admin.queueView(limit)) satisfies AdminQueueView);
   });
   router.get('/stats', async (req, res) => {
     const accountId = queryText(req.query, 'accountId') ?? '';

@@ -5,6 +5,7 @@ import { format as csvFormat } from 'fast-csv';
 import type { AccountRow, AuditDocument, FileSelection, Storage } from '@sift/clickhouse';
 import type { ObjectStore } from '@sift/object-store';
 import type {
+  AdminQueueView,
   AccountDeletion,
   AccountStats,
   AdminAccount,
@@ -185,6 +186,25 @@ export class AdminService {
         exportsBytes: (await objects.usage('exports/')).bytes,
       },
       queue: await this.deps.intake.queueCounts(),
+    };
+  }
+
+  /**
+   * The ingest queue now (see AdminQueueView): counts by state, the jobs (at most `limit` of each
+   * state) with their owners' emails, and the age of the oldest waiting job listed.
+   */
+  async queueView(limit: number): Promise<AdminQueueView> {
+    const [counts, jobs, accounts] = await Promise.all([
+      this.deps.intake.queueCounts(),
+      this.deps.intake.queueJobs(limit),
+      this.deps.storage.accounts.list(),
+    ]);
+    const emails = new Map(accounts.map((a) => [a.id, a.email]));
+    const waiting = jobs.filter((j) => j.state === 'waiting').map((j) => Date.parse(j.queuedAt));
+    return {
+      counts,
+      oldestWaitingSeconds: waiting.length ? Math.max(0, (Date.now() - Math.min(...waiting)) / 1000) : null,
+      jobs: jobs.map((j) => ({ ...j, ownerEmail: emails.get(j.ownerId) ?? '' })),
     };
   }
 

@@ -1,9 +1,11 @@
-import type { Queue } from 'bullmq';
+import type { Job, JobType, Queue } from 'bullmq';
+import type { AdminQueueJob } from '@sift/shared/contracts';
 import {
   INGEST_FILE_JOB,
   INGEST_JOB_OPTIONS,
   MAX_INGEST_TURN,
   type IngestFilePayload,
+  type IngestProgress,
   type IngestQueue,
 } from '@sift/shared/jobs';
 
@@ -35,5 +37,42 @@ export function bullIngestQueue(queue: Queue<IngestFilePayload>): IngestQueue {
         failed: c.failed ?? 0,
       };
     },
+    async jobs(limit) {
+      const read = async (state: AdminQueueJob['state'], type: JobType, asc: boolean) =>
+        (await queue.getJobs([type], 0, limit - 1, asc))
+          .filter((job): job is Job<IngestFilePayload> => !!job)
+          .map((job) => summaryOf(job, state));
+      const [active, prioritized, waiting, delayed, failed] = await Promise.all([
+        read('active', 'active', true),
+        // Every job has a priority (its turn), so waits in 'prioritized': by priority, then queued.
+        read('waiting', 'prioritized', true),
+        read('waiting', 'waiting', true),
+        read('delayed', 'delayed', true),
+        read('failed', 'failed', false),
+      ]);
+      return [...active, ...[...prioritized, ...waiting].slice(0, limit), ...delayed, ...failed];
+    },
+  };
+}
+
+/** A BullMQ job of the ingest queue as the queue view lists it. */
+function summaryOf(job: Job<IngestFilePayload>, state: AdminQueueJob['state']): AdminQueueJob {
+  const progress = (typeof job.progress === 'object' ? job.progress : null) as Partial<IngestProgress> | null;
+  const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
+  return {
+    id: job.id ?? '',
+    state,
+    fileId: job.data.fileId,
+    fileName: job.data.originalFilename,
+    ownerId: job.data.ownerId,
+    ownerEmail: '',
+    attemptsMade: job.attemptsMade,
+    attempts: job.opts.attempts ?? 1,
+    stage: progress?.stageDescription ?? null,
+    stageProgress: typeof progress?.stageProgress === 'number' ? progress.stageProgress : null,
+    processedBy: job.processedBy ?? null,
+    queuedAt: iso(job.timestamp)!,
+    startedAt: iso(job.processedOn),
+    failedReason: job.failedReason || null,
   };
 }

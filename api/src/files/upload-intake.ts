@@ -4,6 +4,7 @@ import path from 'node:path';
 import { newUploadRecord, type FileRow } from '@sift/clickhouse';
 import type { FileRecord, ReadChoices, UploadSession, UploadSessionSummary } from '@sift/shared/contracts';
 import type { IngestQueue, IngestQueueCounts } from '@sift/shared/jobs';
+import type { AdminQueueJob } from '@sift/shared/contracts';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError, inspectUpload, type SpreadsheetFormat } from '@sift/spreadsheet';
 import { originalKey, type ObjectStore } from '@sift/object-store';
@@ -286,6 +287,11 @@ export class UploadIntake {
   /** Ingest jobs by state. */
   queueCounts(): Promise<IngestQueueCounts> {
     return this.queue.counts();
+  }
+
+  /** The ingest jobs themselves, at most `limit` of each state (see IngestQueue.jobs). */
+  queueJobs(limit: number): Promise<AdminQueueJob[]> {
+    return this.queue.jobs(limit);
   }
 
   /**

@@ -76,6 +76,44 @@ export interface SystemStats {
   queue: { waiting: number; active: number; delayed: number; failed: number };
 }
 
+/** An ingest job as the administrators' queue view lists it (see AdminQueueView). */
+export interface AdminQueueJob {
+  /** The job's id (the file's, or a re-ingest's own). */
+  id: string;
+  state: 'active' | 'waiting' | 'delayed' | 'failed';
+  fileId: string;
+  /** The name the user uploaded. */
+  fileName: string;
+  ownerId: string;
+  /** The owner's email ('' when the account is gone). */
+  ownerEmail: string;
+  /** Tries made so far, and how many it has. */
+  attemptsMade: number;
+  attempts: number;
+  /** Where an active job stands: its stage's description and 0–100 within it; null before any. */
+  stage: string | null;
+  stageProgress: number | null;
+  /** The worker process that took it (`host:pid`), if one did. */
+  processedBy: string | null;
+  /** ISO times: queued; taken by a worker (null while waiting). */
+  queuedAt: string;
+  startedAt: string | null;
+  /** Why its last try failed, if it did. */
+  failedReason: string | null;
+}
+
+/**
+ * `GET /api/admin/queue`: the ingest queue now: jobs by state, how long the oldest waiting job has
+ * waited (seconds; null with none waiting), and the jobs themselves: every active one, then the
+ * waiting ones in the order they will be taken, the delayed (retries waiting out their backoff)
+ * and the most recently failed, at most `limit` of each (`?limit=`, default 50).
+ */
+export interface AdminQueueView {
+  counts: { waiting: number; active: number; delayed: number; failed: number };
+  oldestWaitingSeconds: number | null;
+  jobs: AdminQueueJob[];
+}
+
 /** `GET /api/admin/audit?page=&size=`: what administrators did, newest first. */
 export interface AuditEntry {
   id: string;

@@ -46,6 +46,7 @@ export const queryKeys = {
     accounts: (params: AdminAccountsParams) => [...queryKeys.admin.all, 'accounts', params] as const,
     systemStats: () => [...queryKeys.admin.all, 'system-stats'] as const,
     snapshots: () => [...queryKeys.admin.all, 'snapshots'] as const,
+    queue: () => [...queryKeys.admin.all, 'queue'] as const,
   },
   uploads: {
     all: ['uploads'] as const,

@@ -5,6 +5,7 @@ import { saveBlob } from '../../ui/download';
 import { type AdminAccountsParams, mutationKeys, queryKeys } from '../../api/queryKeys';
 import {
   type AdminAccount,
+  type AdminQueueView,
   type Confirmation,
   type ConfirmedAction,
   type DeletionResult,
@@ -188,5 +189,18 @@ export function useSystemStats() {
       const queue = query.state.data?.queue;
       return queue && queue.waiting + queue.active + queue.delayed === 0 ? false : QUEUE_POLL_MS;
     },
+  });
+}
+
+/** How often the queue view asks for the ingest queue again, ms. */
+export const QUEUE_VIEW_POLL_MS = 5_000;
+
+/** `GET /api/admin/queue`: the ingest queue now (counts, jobs, the oldest wait), every QUEUE_VIEW_POLL_MS. */
+export function useIngestQueue() {
+  return useQuery({
+    queryKey: queryKeys.admin.queue(),
+    queryFn: ({ signal }) => apiRequest<AdminQueueView>('/admin/queue', { signal }),
+    refetchInterval: QUEUE_VIEW_POLL_MS,
+    placeholderData: keepPreviousData,
   });
 }

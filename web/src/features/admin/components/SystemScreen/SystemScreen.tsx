@@ -8,6 +8,7 @@ import { useMaintenance, type MaintenanceKind } from '../../api';
 import { MaintenanceCard } from '../MaintenanceCard/MaintenanceCard';
 import { MassDeleteCard } from '../MassDeleteCard/MassDeleteCard';
 import { SnapshotsCard } from '../SnapshotsCard/SnapshotsCard';
+import { QueueCard } from '../QueueCard/QueueCard';
 import { ReindexProgress } from '../ReindexProgress/ReindexProgress';
 import { MAINTENANCE_ACTIONS, SEARCH_ENGINE_NAME, type MaintenanceAction } from '../../maintenance';
 import { notify } from '../../../../ui/notify';
@@ -97,6 +98,8 @@ export function SystemScreen() {
           </MaintenanceCard>
         ))}
       </SimpleGrid>
+
+      <QueueCard />
 
       <SnapshotsCard />
 
