@@ -3,14 +3,16 @@
  * through one replica and enqueues the job; the worker may read another replica that has not caught
  * up. fileRecord (ingest-worker) then waits for the record instead of taking the file for deleted.
  * Replication cannot run here (no Keeper), so the lagging replica is played by a record written
- * only once the job has looked for it and found nothing.
+ * only once the job has looked for it and found nothing. A record that never arrives fails the job
+ * for a retry; after the last, the file is FAILED by a record of the worker's own, which the API's
+ * record, arriving late, does not turn back to PROCESSING.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { newUploadRecord, type Storage } from '@sift/clickhouse';
-import { ingestFile, RecordNotReplicatedError } from '@sift/ingest-worker';
+import { failFile, ingestFile, RECORD_UNSEEN_MESSAGE, RecordNotReplicatedError } from '@sift/ingest-worker';
 import type { IngestFilePayload } from '@sift/shared/jobs';
 import { originalsIn } from './support/originals.ts';
 import { useTempStorage } from './support/storage.ts';
@@ -99,4 +101,42 @@ it('does not wait for a file that was deleted', async () => {
 it('fails the job for a retry when the record never arrives', async () => {
   const { payload } = upload();
   await expect(ingestFile(deps(temp.storage(), 300), payload)).rejects.toThrow(RecordNotReplicatedError);
+});
+
+/** `storage` as a replica that has not caught up sees it: no record at all (writes go through). */
+function lagging(storage: Storage): Storage {
+  const files = new Proxy(storage.files, {
+    get(target, key) {
+      if (key === 'get') return async () => null;
+      if (key === 'seen') return async () => false;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { ...storage, files };
+}
+
+it('ends a file whose record never arrived FAILED, whenever the record arrives', async () => {
+  const storage = temp.storage();
+  const { record, payload } = upload();
+  // The API wrote the record (this version) elsewhere; the worker's replica never saw it.
+  await storage.files.save(record);
+  await failFile(lagging(storage), payload, RECORD_UNSEEN_MESSAGE, { recordUnseen: true });
+  // Caught up, the node holds both versions: the worker's, newer, wins.
+  expect(await storage.files.get(record.id, 'o')).toMatchObject({
+    id: record.id,
+    ownerId: 'o',
+    originalFilename: 'people.csv',
+    status: 'FAILED',
+    errorMessage: RECORD_UNSEEN_MESSAGE,
+  });
+});
+
+it('never writes again the record of a file deleted meanwhile', async () => {
+  const storage = temp.storage();
+  const { record, payload } = upload();
+  await storage.files.save(record);
+  await storage.files.remove([record]);
+  await failFile(storage, payload, RECORD_UNSEEN_MESSAGE, { recordUnseen: true });
+  expect(await storage.files.get(record.id)).toBeNull();
 });

@@ -17,6 +17,10 @@ export const OUT_OF_MEMORY_MESSAGE =
 export const OUT_OF_SPACE_MESSAGE =
   'The file could not be processed: the server has run out of storage space. Tell your administrator, and upload the file again once space has been freed.';
 
+/** The file's record never reached the ClickHouse node the worker reads (a replica behind). */
+export const RECORD_UNSEEN_MESSAGE =
+  'The file could not be processed: its record did not reach the database node that reads files. Tell your administrator (a ClickHouse replica may have stopped replicating), then upload the file again.';
+
 const ENGINE_OUT_OF_MEMORY = /\b(MEMORY_LIMIT_EXCEEDED|CANNOT_ALLOCATE_MEMORY)\b|Memory limit .* exceeded/;
 const ENGINE_OUT_OF_SPACE =
   /\b(NOT_ENOUGH_SPACE|CANNOT_RESERVE_SPACE)\b|No space left on device|Cannot reserve .* on disk|Not enough space/i;

@@ -9,7 +9,8 @@ export {
   type IngestRuntime,
   type IngestRuntimeOptions,
 } from './runtime.ts';
-export { fileRecord, ingestFile, RecordNotReplicatedError } from './pipeline/ingest-file.ts';
+export { failFile, fileRecord, ingestFile, RecordNotReplicatedError } from './pipeline/ingest-file.ts';
+export { RECORD_UNSEEN_MESSAGE } from './failure-message.ts';
 export type { CsvLoader, IngestDeps } from './pipeline/types.ts';
 export { disablePretenuring } from './pretenuring.ts';
 export { watchQueueMetrics } from './queue-metrics.ts';

@@ -12,8 +12,13 @@ import { nextRowsId, type Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
-import { serverFailureMessage } from './failure-message.ts';
-import { failFile, ingestFile, type IngestCheckpoints } from './pipeline/ingest-file.ts';
+import { RECORD_UNSEEN_MESSAGE, serverFailureMessage } from './failure-message.ts';
+import {
+  failFile,
+  ingestFile,
+  RecordNotReplicatedError,
+  type IngestCheckpoints,
+} from './pipeline/ingest-file.ts';
 import type { PublishedGeneral } from './pipeline/stages.ts';
 import { ProgressSink } from './progress-sink.ts';
 import type { IngestDeps } from './pipeline/types.ts';
@@ -128,9 +133,14 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
         const unrecoverable = e instanceof InvalidFileError;
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (unrecoverable || lastAttempt) {
-          const message = unrecoverable ? e.message : serverFailureMessage(e);
+          const recordUnseen = e instanceof RecordNotReplicatedError;
+          const message = unrecoverable
+            ? e.message
+            : recordUnseen
+              ? RECORD_UNSEEN_MESSAGE
+              : serverFailureMessage(e);
           if (!(await keptOnFailedReindex(options.storage, payload)))
-            await failFile(options.storage, payload, message);
+            await failFile(options.storage, payload, message, { recordUnseen });
           await sink.failed(message);
         } else {
           await sink.retrying();

@@ -1,5 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import { nextRowsId, type FileRow, type Storage } from '@sift/clickhouse';
+import { newUploadRecord, nextRowsId, type FileRow, type Storage } from '@sift/clickhouse';
 import { originalKey } from '@sift/object-store';
 import { authorFileId } from '@sift/shared/author-files';
 import type { IngestFilePayload } from '@sift/shared/jobs';
@@ -180,9 +180,31 @@ export async function fileRecord(
   }
 }
 
-/** Marks a file FAILED with a message the user can act on, leaving none of its rows searchable. */
-export async function failFile(storage: Storage, payload: IngestFilePayload, message: string): Promise<void> {
+/**
+ * Marks a file FAILED with a message the user can act on, leaving none of its rows searchable.
+ * With `recordUnseen` (the job waited for the file's record and it never reached this node: see
+ * RecordNotReplicatedError), a node that has never held the record gets a FAILED record of its own,
+ * made from the job: written after the API's, it is the newer version, so the file ends FAILED
+ * wherever the API's record arrives later, never PROCESSING. A record this node has held (a file
+ * deleted meanwhile) is never written again.
+ */
+export async function failFile(
+  storage: Storage,
+  payload: IngestFilePayload,
+  message: string,
+  options: { recordUnseen?: boolean } = {},
+): Promise<void> {
   await storage.removeFileData([payload.fileId, authorFileId(payload.fileId)]);
   const file = await storage.files.get(payload.fileId, payload.ownerId);
   if (file) await storage.files.save({ ...file, status: 'FAILED', errorMessage: message });
+  else if (options.recordUnseen && !(await storage.files.seen(payload.fileId))) {
+    const record = newUploadRecord({
+      id: payload.fileId,
+      ownerId: payload.ownerId,
+      originalFilename: payload.originalFilename,
+      filename: payload.storedName,
+      sizeBytes: 0,
+    });
+    await storage.files.save({ ...record, status: 'FAILED', errorMessage: message });
+  }
 }
