@@ -22,6 +22,8 @@
  * - Suggestions while typing (`GET /api/file/autocomplete/regular/{column}`): p50 and p95 over every
  *   prefix of a rare name, of common names and of full names, as typed, each prefix asked once
  *   per round.
+ * - Under load (issue 37): 400 searches of common and rare terms and two criteria, 20 at a time,
+ *   through the API: p50 and p95 of each search's time, searches per second.
  * - CSV export through the API against the engine writing `FORMAT CSVWithNames` (best of two
  *   alternating runs each); at the first size also XLSX export against exceljs's bare streaming
  *   writer; at the last size the API's peak memory during the CSV export of every row, read from a
@@ -97,7 +99,12 @@ const GOALS = {
   /** Suggestions at 10M rows, ms. */
   suggestP50: 50,
   suggestP95: 150,
+  /** Searches at CONCURRENT_USERS at once (issue 37, goal 5), p95 ms. */
+  concurrentP95: 300,
 };
+/** Searches sent at once, and how many in all, for the figure under load (issue 37, goal 5). */
+const CONCURRENT_USERS = 20;
+const CONCURRENT_SEARCHES = 400;
 /**
  * What a user types into a suggestion box: every prefix (from 2 letters) of these names. `Muller`
  * is typed without its accent, so each of its prefixes must suggest the data's `Müller`. A full
@@ -284,6 +291,37 @@ try {
         row[`${name}: SQLite LIKE ms`] =
           `${sqlite.toFixed(0)} (${(sqlite / http).toFixed(0)}× the API's time)`;
       }
+    }
+
+    // Under load (issue 37, goal 5): CONCURRENT_SEARCHES searches, CONCURRENT_USERS at a time, each
+    // of a term picked in turn from every surname (common terms), the rare one and two criteria,
+    // as many users searching at once; each request timed from its send to its answer.
+    {
+      const terms: Record<string, string>[] = [
+        ...SURNAMES.map((name) => ({ 'Author Full Names': name.toLowerCase() })),
+        { 'Author Full Names': RARE_SURNAME.toLowerCase() },
+        ...COUNTRIES.map((country) => ({ 'Author Full Names': 'kowalski', Country: country.toLowerCase() })),
+      ];
+      const ms: number[] = [];
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENT_USERS }, async () => {
+          for (let i = next++; i < CONCURRENT_SEARCHES; i = next++) {
+            const t = performance.now();
+            await api<SearchResponse>('/file/search', {
+              searchCriteria: terms[i % terms.length],
+              page: 0,
+              size: 20,
+            });
+            ms.push(performance.now() - t);
+          }
+        }),
+      );
+      const wall = performance.now() - started;
+      const p95 = quantile(ms, 0.95);
+      row[`${CONCURRENT_SEARCHES} searches, ${CONCURRENT_USERS} at once`] =
+        `p50 ${quantile(ms, 0.5).toFixed(0)} / p95 ${p95.toFixed(0)} ms (p95 ${against(p95, GOALS.concurrentP95, ' ms')}), ${(CONCURRENT_SEARCHES / (wall / 1000)).toFixed(0)} searches/s`;
     }
 
     // Sorting by a column (issue 23): the first page sorted by the title against the same search
