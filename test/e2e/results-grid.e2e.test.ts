@@ -405,7 +405,9 @@ describe('Results grid, in a browser', () => {
       expect(await last.getByRole('gridcell').first().innerText()).toBe('grid-wide.csv');
       await app.screenshot('results-grid-scrolled-pinned');
 
-      // A column widened by dragging its header's edge.
+      // A column widened by dragging its header's edge, once the loading veil (shown at least
+      // MIN_LOADING_MS) is gone: on a fast machine it still covered the grid here.
+      await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
       await scroller.evaluate((el) => el.scrollTo({ top: 0, left: 0 }));
       const header = table.getByRole('columnheader', { name: 'Grid Key' });
       await header.scrollIntoViewIfNeeded();
