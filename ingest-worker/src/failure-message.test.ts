@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   OUT_OF_MEMORY_MESSAGE,
   OUT_OF_SPACE_MESSAGE,
+  RECORD_UNSEEN_MESSAGE,
+  RecordNotReplicatedError,
   SERVER_ERROR_MESSAGE,
   serverFailureMessage,
 } from './failure-message.ts';
@@ -22,6 +24,12 @@ describe('serverFailureMessage', () => {
     ).toBe(OUT_OF_SPACE_MESSAGE);
     const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     expect(serverFailureMessage(enospc)).toBe(OUT_OF_SPACE_MESSAGE);
+  });
+
+  it("says the file's record never reached the worker's replica", () => {
+    expect(serverFailureMessage(new RecordNotReplicatedError('no record after 30000 ms'))).toBe(
+      RECORD_UNSEEN_MESSAGE,
+    );
   });
 
   it('gives the general message for anything else', () => {

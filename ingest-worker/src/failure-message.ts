@@ -17,6 +17,9 @@ export const OUT_OF_MEMORY_MESSAGE =
 export const OUT_OF_SPACE_MESSAGE =
   'The file could not be processed: the server has run out of storage space. Tell your administrator, and upload the file again once space has been freed.';
 
+/** Error of a job whose file's record never reached the replica it reads; the job is retried. */
+export class RecordNotReplicatedError extends Error {}
+
 /** The file's record never reached the ClickHouse node the worker reads (a replica behind). */
 export const RECORD_UNSEEN_MESSAGE =
   'The file could not be processed: its record did not reach the database node that reads files. Tell your administrator (a ClickHouse replica may have stopped replicating), then upload the file again.';
@@ -32,6 +35,7 @@ const ENGINE_OUT_OF_SPACE =
  * @returns the message to show on the file and its upload session
  */
 export function serverFailureMessage(error: unknown): string {
+  if (error instanceof RecordNotReplicatedError) return RECORD_UNSEEN_MESSAGE;
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EDQUOT' || ENGINE_OUT_OF_SPACE.test(e.message))

@@ -9,8 +9,8 @@ export {
   type IngestRuntime,
   type IngestRuntimeOptions,
 } from './runtime.ts';
-export { failFile, fileRecord, ingestFile, RecordNotReplicatedError } from './pipeline/ingest-file.ts';
-export { RECORD_UNSEEN_MESSAGE } from './failure-message.ts';
+export { failFile, fileRecord, ingestFile } from './pipeline/ingest-file.ts';
+export { RECORD_UNSEEN_MESSAGE, RecordNotReplicatedError } from './failure-message.ts';
 export type { CsvLoader, IngestDeps } from './pipeline/types.ts';
 export { disablePretenuring } from './pretenuring.ts';
 export { watchQueueMetrics } from './queue-metrics.ts';

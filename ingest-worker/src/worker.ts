@@ -12,13 +12,8 @@ import { nextRowsId, type Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
-import { RECORD_UNSEEN_MESSAGE, serverFailureMessage } from './failure-message.ts';
-import {
-  failFile,
-  ingestFile,
-  RecordNotReplicatedError,
-  type IngestCheckpoints,
-} from './pipeline/ingest-file.ts';
+import { RecordNotReplicatedError, serverFailureMessage } from './failure-message.ts';
+import { failFile, ingestFile, type IngestCheckpoints } from './pipeline/ingest-file.ts';
 import type { PublishedGeneral } from './pipeline/stages.ts';
 import { ProgressSink } from './progress-sink.ts';
 import type { IngestDeps } from './pipeline/types.ts';
@@ -133,14 +128,11 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
         const unrecoverable = e instanceof InvalidFileError;
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (unrecoverable || lastAttempt) {
-          const recordUnseen = e instanceof RecordNotReplicatedError;
-          const message = unrecoverable
-            ? e.message
-            : recordUnseen
-              ? RECORD_UNSEEN_MESSAGE
-              : serverFailureMessage(e);
+          const message = unrecoverable ? e.message : serverFailureMessage(e);
           if (!(await keptOnFailedReindex(options.storage, payload)))
-            await failFile(options.storage, payload, message, { recordUnseen });
+            await failFile(options.storage, payload, message, {
+              recordUnseen: e instanceof RecordNotReplicatedError,
+            });
           await sink.failed(message);
         } else {
           await sink.retrying();

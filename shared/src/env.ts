@@ -3,6 +3,7 @@
  * stand-alone ingest workers), parsed with zod. The names are a contract (docs/configuration.md).
  */
 import { z } from 'zod';
+import { LOG_LEVELS } from './logger.ts';
 
 /** An optional URL; an empty string counts as unset. */
 export const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -61,7 +62,7 @@ export const serviceEnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   /** Least level of the JSON logs on standard error (docs/operations.md, "Logs"). */
-  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** Port of the Prometheus metrics (`GET /metrics`, docs/operations.md); unset → not served. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** How long a stopping process waits for work in flight before it hands jobs back, in ms. */

@@ -2,9 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { newUploadRecord, type FileRow } from '@sift/clickhouse';
-import type { FileRecord, ReadChoices, UploadSession, UploadSessionSummary } from '@sift/shared/contracts';
+import type {
+  AdminQueueJob,
+  FileRecord,
+  ReadChoices,
+  UploadSession,
+  UploadSessionSummary,
+} from '@sift/shared/contracts';
 import type { IngestQueue, IngestQueueCounts } from '@sift/shared/jobs';
-import type { AdminQueueJob } from '@sift/shared/contracts';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError, inspectUpload, type SpreadsheetFormat } from '@sift/spreadsheet';
 import { originalKey, type ObjectStore } from '@sift/object-store';

@@ -1,16 +1,16 @@
 import type { FileRow, PersonRecord, Storage } from '@sift/clickhouse';
-import type {
-  ResultRow,
-  PeopleFilter,
-  PeopleSearchRequest,
-  PeopleSearchResponse,
-  PersonDecisionRequest,
-  PersonDecisionResponse,
-  PersonPageResponse,
-  PersonSummary,
-  SameNamePairsResponse,
+import {
+  foldText,
+  type ResultRow,
+  type PeopleFilter,
+  type PeopleSearchRequest,
+  type PeopleSearchResponse,
+  type PersonDecisionRequest,
+  type PersonDecisionResponse,
+  type PersonPageResponse,
+  type PersonSummary,
+  type SameNamePairsResponse,
 } from '@sift/shared/contracts';
-import { foldText } from '@sift/shared/contracts';
 import { NotFoundError } from '../errors.ts';
 import { toResultRows } from './search.service.ts';
 

@@ -15,6 +15,7 @@ import {
   type IngestRun,
   type PublishedGeneral,
 } from './stages.ts';
+import { RecordNotReplicatedError } from '../failure-message.ts';
 import { listAuthorCopies } from './import-report.ts';
 import { RECORD_WAIT_MS, type IngestDeps, type ProgressReporter } from './types.ts';
 
@@ -148,9 +149,6 @@ async function deletedMeanwhile(run: IngestRun): Promise<boolean> {
   await storage.removeFileData([run.file.id, run.authorId]);
   return true;
 }
-
-/** Error of a job whose file's record never reached the replica it reads; the job is retried. */
-export class RecordNotReplicatedError extends Error {}
 
 /**
  * The file's record, or null when the file was deleted. On a replicated cluster the API may have

@@ -7,11 +7,13 @@ import type {
   PersonDecisionRequest,
   PersonDecisionResponse,
   PersonPageResponse,
+  PersonSummary,
   ResultRow,
   SameNamePairsResponse,
 } from '@sift/shared/contracts';
-import { apiBlobRequest, apiRequest, EXPORT_TIMEOUT_MS } from '../../api/client';
+import { apiBlobRequest, apiRequest, errorMessage, EXPORT_TIMEOUT_MS } from '../../api/client';
 import { saveBlob } from '../../ui/download';
+import { notify } from '../../ui/notify';
 import { queryKeys } from '../../api/queryKeys';
 
 /**
@@ -92,18 +94,44 @@ export function useSameNamePairs(accountId: string | undefined, page: number, si
 /**
  * `POST …/people/decisions` and `…/decisions/undo`: a decision about two people offered as the
  * same name, or taking one back (the owner's people, or `accountId`'s for an administrator).
- * Every People answer is read again after.
+ * Every People answer is read again after. `decideAbout` records one and tells the user how it
+ * went: it resolves to the person `person` is part of afterwards (a new id once joined), or null
+ * when the decision could not be saved.
  */
 export function usePersonDecisions(accountId?: string) {
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.people.all });
   const path = reviewPath(accountId);
+  const decide = useMutation({
+    mutationFn: (request: PersonDecisionRequest) =>
+      apiRequest<PersonDecisionResponse>(`${path}/decisions`, { method: 'POST', body: request }),
+    onSuccess: refresh,
+  });
+  const decideAbout = async (
+    person: PersonSummary,
+    other: PersonSummary,
+    decision: 'same' | 'apart',
+  ): Promise<string | null> => {
+    try {
+      const { personId } = await decide.mutateAsync({
+        personId: person.id,
+        otherPersonId: other.id,
+        decision,
+      });
+      notify.success(
+        decision === 'same'
+          ? `${other.name} and ${person.name} are now one person.`
+          : `${other.name} is no longer offered as the same person.`,
+      );
+      return personId;
+    } catch (error) {
+      notify.error(`The decision could not be saved: ${errorMessage(error, 'Unknown error')}`);
+      return null;
+    }
+  };
   return {
-    decide: useMutation({
-      mutationFn: (request: PersonDecisionRequest) =>
-        apiRequest<PersonDecisionResponse>(`${path}/decisions`, { method: 'POST', body: request }),
-      onSuccess: refresh,
-    }),
+    decide,
+    decideAbout,
     undo: useMutation({
       mutationFn: (keys: { aKey: string; bKey: string }) =>
         apiRequest<void>(`${path}/decisions/undo`, { method: 'POST', body: keys }),

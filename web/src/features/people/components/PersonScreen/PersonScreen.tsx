@@ -58,7 +58,7 @@ export function PersonScreen({ id }: { id: string }) {
   // The People search it was opened from (see PeopleScreen), to go back to.
   const from: unknown = (useLocation().state as { from?: unknown } | null)?.from;
   const back = typeof from === 'string' && from ? `?${from}` : '';
-  const { decide, undo } = usePersonDecisions();
+  const { decide, decideAbout, undo } = usePersonDecisions();
   const [open, setOpen] = useState<ResultRow | undefined>();
   const [opening, setOpening] = useState<number | null>(null);
 
@@ -90,18 +90,11 @@ export function PersonScreen({ id }: { id: string }) {
       setOpening(null);
     }
   };
-  const decideAbout = async (other: PersonSummary, decision: 'same' | 'apart') => {
-    try {
-      const { personId } = await decide.mutateAsync({ personId: p.id, otherPersonId: other.id, decision });
-      notify.success(
-        decision === 'same'
-          ? `${other.name} and ${p.name} are now one person.`
-          : `${other.name} is no longer offered as the same person.`,
-      );
-      if (personId !== p.id) void navigate(`/people/${personId}`, { replace: true, state: { from } });
-    } catch (error) {
-      notify.error(`The decision could not be saved: ${errorMessage(error, 'Unknown error')}`);
-    }
+  /** Decides about `other` and this person; joined, the page moves to the person they make. */
+  const decideWith = async (other: PersonSummary, decision: 'same' | 'apart') => {
+    const personId = await decideAbout(p, other, decision);
+    if (personId && personId !== p.id)
+      void navigate(`/people/${personId}`, { replace: true, state: { from } });
   };
   const takeBack = async (keys: { aKey: string; bKey: string }) => {
     try {
@@ -211,7 +204,7 @@ export function PersonScreen({ id }: { id: string }) {
                     size="xs"
                     variant="light"
                     loading={decide.isPending}
-                    onClick={() => void decideAbout(other, 'same')}
+                    onClick={() => void decideWith(other, 'same')}
                   >
                     The same person
                   </Button>
@@ -219,7 +212,7 @@ export function PersonScreen({ id }: { id: string }) {
                     size="xs"
                     variant="subtle"
                     disabled={decide.isPending}
-                    onClick={() => void decideAbout(other, 'apart')}
+                    onClick={() => void decideWith(other, 'apart')}
                   >
                     Not the same
                   </Button>

@@ -5,7 +5,6 @@ import type { PersonSummary, SameNamePair } from '@sift/shared/contracts';
 import { errorMessage } from '../../../../api/client';
 import { Pager } from '../../../../components/Pager/Pager';
 import { pluralCount } from '../../../../lib/format';
-import { notify } from '../../../../ui/notify';
 import { usePersonDecisions, useSameNamePairs } from '../../api';
 import { personLine } from '../../format';
 
@@ -50,7 +49,7 @@ export function SameNameReview({ opened, onClose, account }: SameNameReviewProps
 function PairsList({ accountId }: { accountId: string | undefined }) {
   const [page, setPage] = useState(0);
   const pairs = useSameNamePairs(accountId, page, PAIRS_PAGE_SIZE);
-  const { decide } = usePersonDecisions(accountId);
+  const { decideAbout } = usePersonDecisions(accountId);
   const [deciding, setDeciding] = useState<string | null>(null);
   const emptyPage = !!pairs.data && !pairs.isPlaceholderData && pairs.data.pairs.length === 0;
   // The last pair of a later page was decided: step back.
@@ -69,20 +68,9 @@ function PairsList({ accountId }: { accountId: string | undefined }) {
   const totalPages = Math.ceil(totalPairs / PAIRS_PAGE_SIZE);
 
   const choose = async (pair: SameNamePair, decision: 'same' | 'apart') => {
-    const key = `${pair.person.id} ${pair.other.id}`;
-    setDeciding(`${key} ${decision}`);
-    try {
-      await decide.mutateAsync({ personId: pair.person.id, otherPersonId: pair.other.id, decision });
-      notify.success(
-        decision === 'same'
-          ? `${pair.other.name} and ${pair.person.name} are now one person.`
-          : `${pair.other.name} is no longer offered as the same person.`,
-      );
-    } catch (error) {
-      notify.error(`The decision could not be saved: ${errorMessage(error, 'Unknown error')}`);
-    } finally {
-      setDeciding(null);
-    }
+    setDeciding(`${pair.person.id} ${pair.other.id} ${decision}`);
+    await decideAbout(pair.person, pair.other, decision);
+    setDeciding(null);
   };
 
   return (
