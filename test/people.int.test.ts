@@ -15,6 +15,7 @@ import {
   type PersonSummary,
   type ResultRow,
   type SearchResponse,
+  foldText,
 } from '@sift/shared/contracts';
 import {
   authorRowEvidence,
@@ -188,6 +189,113 @@ it('stages every AUTHOR row in the engine exactly as peopleRowOf reads it', asyn
     'University of Exeter, Penryn, Cornwall, TR10 9FE, United Kingdom',
     'United Kingdom',
   ]);
+});
+
+it("makes every person's record from its rows: names, emails with years, most frequent values", async () => {
+  const me = await user.json<{ id: string }>('/accounts/me');
+  const db = sift.storage.layout.db;
+  type Row = [string, string, string[], string, string, number, string, string, string, string[], string];
+  const rowsRs = await sift.storage.client.query({
+    query: `SELECT person_id, name, emails, orcid, researcher_id, year, journal, affiliation, country,
+              keywords, file_id FROM ${db}.people_rows WHERE account_id = {a:String}`,
+    query_params: { a: me.id },
+    format: 'JSONCompactEachRow',
+  });
+  const byPerson = new Map<string, Row[]>();
+  for (const r of await rowsRs.json<Row>()) byPerson.set(r[0], [...(byPerson.get(r[0]) ?? []), r]);
+  const recordsRs = await sift.storage.client.query({
+    query: `SELECT person_id, name, names, emails, orcids, researcher_ids, entries, first_year, last_year,
+              journals, affiliations, countries, keywords, file_ids, search_text
+            FROM ${db}.people WHERE account_id = {a:String}`,
+    query_params: { a: me.id },
+    format: 'JSONEachRow',
+  });
+  const records = await recordsRs.json<Record<string, unknown>>();
+  expect(records.length).toBe(byPerson.size);
+  // The engine's order of strings: by bytes.
+  const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const distinct = (xs: string[]) => [...new Set(xs.filter(Boolean))];
+  /** The `n` most frequent values (ties by value). */
+  const top = (xs: string[], n: number) => {
+    const counts = new Map<string, number>();
+    for (const x of xs) if (x) counts.set(x, (counts.get(x) ?? 0) + 1);
+    return [...counts]
+      .sort((a, b) => b[1] - a[1] || bytes(a[0], b[0]))
+      .slice(0, n)
+      .map(([x]) => x);
+  };
+  const years = (rs: Row[]) => {
+    const given = rs.map((r) => Number(r[5])).filter((y) => y > 0);
+    return {
+      first: given.length ? Math.min(...given) : 0,
+      last: Math.max(0, ...rs.map((r) => Number(r[5]))),
+    };
+  };
+  let several = 0;
+  for (const record of records) {
+    const mine = byPerson.get(String(record.person_id))!;
+    if (mine.length > 1) several++;
+    const names = distinct(mine.map((r) => r[1])).sort(
+      (a, b) => [...b].length - [...a].length || bytes(a, b),
+    );
+    const emails = distinct(mine.flatMap((r) => r[2]))
+      .map((email) => {
+        const on = mine.filter((r) => r[2].includes(email));
+        const y = years(on);
+        return { email, entries: on.length, first_year: y.first, last_year: y.last };
+      })
+      .sort((a, b) => b.last_year - a.last_year || b.entries - a.entries || bytes(a.email, b.email));
+    const y = years(mine);
+    const expected = {
+      name: names[0] ?? '',
+      names,
+      emails,
+      orcids: distinct(mine.map((r) => r[3])).sort(bytes),
+      researcher_ids: distinct(mine.map((r) => r[4])).sort(bytes),
+      entries: mine.length,
+      first_year: y.first,
+      last_year: y.last,
+      journals: top(
+        mine.map((r) => r[6]),
+        5,
+      ),
+      affiliations: top(
+        mine.map((r) => r[7]),
+        5,
+      ),
+      countries: top(
+        mine.map((r) => r[8]),
+        5,
+      ),
+      keywords: top(
+        mine.flatMap((r) => r[9]),
+        10,
+      ),
+      file_ids: distinct(mine.map((r) => r[10])).sort(bytes),
+    };
+    const { person_id: id, search_text: text, ...stored } = record;
+    expect(
+      { ...stored, emails: (stored.emails as typeof emails).map((e) => ({ ...e })) },
+      String(id),
+    ).toEqual(expected);
+    // What a People search looks in: every value above, folded, one a line.
+    const lines = [
+      ...names,
+      ...emails.map((e) => e.email),
+      ...expected.orcids,
+      ...expected.researcher_ids,
+      ...expected.journals,
+      ...expected.affiliations,
+      ...expected.countries,
+      ...expected.keywords,
+    ];
+    expect(String(text).split('\n').sort(), String(id)).toEqual(
+      foldText(lines.join('\n')).split('\n').sort(),
+    );
+  }
+  // Both kinds of people: of one entry and of several.
+  expect(several).toBeGreaterThan(0);
+  expect(several).toBeLessThan(records.length);
 });
 
 /** The account's people as stored: each person's rows (`{authorFileId}/{sheet}/{row}`), sorted. */
