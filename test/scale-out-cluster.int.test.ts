@@ -28,11 +28,12 @@ scaleOutSuite(
       },
       s3: s3.options,
       redisUrl: 'redis://127.0.0.1:6379',
+      shard: { stop: () => cluster.stopShard(1), start: () => cluster.startShard(1) },
       async stop() {
         await s3.stop();
         await cluster.stop();
       },
     };
   },
-  { cluster: true, snapshots: true },
+  { cluster: true, snapshots: true, shardLoss: true },
 );

@@ -33,7 +33,9 @@ export interface ClickHouseOptions {
  * @returns the settings (none on one node)
  */
 export function clusterSettings(cluster: ClusterOptions | undefined): Record<string, unknown> {
-  return cluster ? { distributed_foreground_insert: 1 } : {};
+  // A query of given files (or of one account's people) goes only to the shards holding them, so
+  // a shard that is down stops only the work on its own files.
+  return cluster ? { distributed_foreground_insert: 1, optimize_skip_unused_shards: 1 } : {};
 }
 
 /**

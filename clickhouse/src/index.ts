@@ -32,6 +32,7 @@ export { MetadataElsewhereError } from './metadata-home.ts';
 export * from './backup.ts';
 export { openClickHouse, clusterSettings, type ClickHouseOptions } from './client.ts';
 export { TableLayout, type ClusterOptions, type DdlPath } from './layout.ts';
+export { nodeUnreachable, NodeUnreachableError, NODE_CATCH_UP_INTERVAL_MS } from './node-catch-up.ts';
 export { migrate } from './migrations.ts';
 export {
   containsParts,
@@ -147,6 +148,8 @@ export async function openStorage(
     await Promise.all([client, ...nodes].map((c) => c.close()));
     throw e;
   }
+  // Nodes away at start-up (or later) get what they missed once they answer again.
+  layout.catchUp?.start();
   const purger = options.url
     ? null
     : new MemoryPurger(
@@ -185,7 +188,12 @@ export async function openStorage(
     async removeFileData(fileIds) {
       await rows.deleteFiles(fileIds.flatMap(rowGenerations));
       const records = await Promise.all(fileIds.map((id) => files.get(id)));
-      await people.removeFiles(fileIds);
+      // The people of the AUTHOR files' owners are updated even when their shard could not be
+      // reached to look (then this waits for it, as an ingest does).
+      await people.removeFiles(
+        fileIds,
+        records.flatMap((f) => (f?.fileType === 'AUTHOR' ? [f.ownerId] : [])),
+      );
       await files.remove(records.filter((f): f is FileRow => f !== null && f.fileType === 'AUTHOR'));
       await importReports.removeIds(fileIds);
     },
@@ -199,6 +207,7 @@ export async function openStorage(
       }
     },
     async close() {
+      layout.catchUp?.stop();
       await Promise.all([client, ...nodes].map((c) => c.close()));
     },
   };

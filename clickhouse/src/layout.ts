@@ -6,6 +6,7 @@
  */
 import type { ClickHouseClient } from '@clickhouse/client';
 import { inlineQueryParams } from './inline-params.ts';
+import { NodeCatchUp, nodeUnreachable, NodeUnreachableError } from './node-catch-up.ts';
 import { ident } from './sql.ts';
 
 /** A ClickHouse cluster to lay Sift's tables out on. */
@@ -33,6 +34,12 @@ export type DdlPath = 'single-node' | 'on-cluster' | 'each-node';
 export interface DdlOptions {
   query_params?: Record<string, unknown>;
   clickhouse_settings?: Record<string, unknown>;
+  /**
+   * What a node that cannot be reached is left (nodes addressed one by one): `catch-up` (default:
+   * the statement is kept and run there when it answers again, NodeCatchUp), or `skip` (nothing to
+   * do there later, e.g. stopping queries that died with the node).
+   */
+  unreachable?: 'catch-up' | 'skip';
 }
 
 /**
@@ -51,6 +58,11 @@ export class TableLayout {
   readonly rowsLocal: string;
   /** ` ON CLUSTER <name>` (the name quoted) when statements go once to the whole cluster; else ''. */
   readonly onCluster: string;
+  /**
+   * On a cluster whose nodes are addressed one by one: what a node missed while away, replayed
+   * when it answers (null otherwise: a single node, or ON CLUSTER, whose queue waits in Keeper).
+   */
+  readonly catchUp: NodeCatchUp | null;
   /** `db.record_copies`, quoted: the rows that copy a record of another (Distributed on a cluster). */
   readonly copies: string;
   /** The table that stores them: `db.record_copies` or `db.record_copies_local`, quoted. */
@@ -58,7 +70,8 @@ export class TableLayout {
 
   /**
    * `client` reaches the node Sift reads and writes through; `nodes` (one client for each of
-   * `cluster.nodeUrls`, closed by the caller) the nodes a statement is sent to one by one.
+   * `cluster.nodeUrls`, in that order, closed by the caller) the nodes a statement is sent to one
+   * by one.
    */
   constructor(
     private readonly client: ClickHouseClient,
@@ -73,6 +86,14 @@ export class TableLayout {
     this.copies = `${this.db}.record_copies`;
     this.copiesLocal = `${this.db}.${this.localName('record_copies')}`;
     this.onCluster = cluster && !nodes.length ? ` ON CLUSTER ${ident(cluster.name)}` : '';
+    this.catchUp =
+      cluster && nodes.length
+        ? new NodeCatchUp(
+            client,
+            database,
+            nodes.map((node, i) => ({ url: cluster.nodeUrls[i] ?? `node ${i}`, client: node })),
+          )
+        : null;
   }
 
   /** How {@link everyNode} carries statements out. */
@@ -83,7 +104,11 @@ export class TableLayout {
 
   /**
    * Runs `query` (written with {@link onCluster}) so that it takes effect on every node: once on a
-   * single node or with ON CLUSTER, else on each node in turn. Rejects with the first node's error.
+   * single node or with ON CLUSTER, else on each node in turn. Addressed one by one, a node that
+   * cannot be reached does not stop it: the statement waits for that node in {@link catchUp}
+   * (as does every later one, in order, until the node has run what it missed), unless
+   * `options.unreachable` is `skip`. Rejects with the first error of a node that answered, or
+   * NodeUnreachableError when no node could be reached.
    */
   async everyNode(query: string, options: DdlOptions = {}): Promise<DdlPath> {
     let params = options.query_params;
@@ -95,14 +120,67 @@ export class TableLayout {
       query = inlined;
       params = undefined;
     }
-    await this.eachNode((node) =>
+    const run = (node: ClickHouseClient) =>
       node.command({
         query,
         query_params: params,
         clickhouse_settings: options.clickhouse_settings as never,
-      }),
-    );
+      });
+    const { catchUp } = this;
+    if (!catchUp) {
+      await this.eachNode(run);
+      return this.ddlPath;
+    }
+    const behind = await catchUp.behind();
+    const away: { index: number; error: unknown }[] = [];
+    await this.eachNode(async (node, index) => {
+      // A node back from away first runs what it missed, so statements reach it in order.
+      if (!behind.has(index) || (await catchUp.replay(index))) {
+        try {
+          return await run(node);
+        } catch (e) {
+          if (!nodeUnreachable(e)) throw e;
+          away.push({ index, error: e });
+        }
+      } else away.push({ index, error: null });
+      if (options.unreachable !== 'skip')
+        await catchUp.record(index, query, params, options.clickhouse_settings);
+    });
+    if (away.length === this.nodes.length) {
+      const urls = away.map(({ index }) => this.cluster!.nodeUrls[index] ?? `node ${index}`);
+      throw new NodeUnreachableError(urls, { cause: away.find((a) => a.error)?.error });
+    }
     return this.ddlPath;
+  }
+
+  /**
+   * Deletes the rows of these files from `localTable` (the table storing what the Distributed
+   * `table` reads; the same table on one node) on every node, when `table` holds any of them. A
+   * shard that cannot be reached to look may hold them: the delete then waits for it (everyNode).
+   * The delete is done once the node Sift talks to has it (`lightweight_deletes_sync = 1`): the
+   * other replicas follow through replication, and none being down stops it.
+   *
+   * @param table - the table to look in, quoted (e.g. {@link rows})
+   * @param localTable - the table to delete from, quoted (e.g. {@link rowsLocal})
+   * @param fileIds - `file_id` values (row ids)
+   */
+  async deleteFiles(table: string, localTable: string, fileIds: string[]): Promise<void> {
+    let stored = fileIds;
+    try {
+      const rs = await this.client.query({
+        query: `SELECT DISTINCT file_id FROM ${table} WHERE file_id IN {ids:Array(String)}`,
+        query_params: { ids: fileIds },
+        format: 'JSONCompactEachRow',
+      });
+      stored = (await rs.json<[string]>()).map(([id]) => id);
+    } catch (e) {
+      if (!nodeUnreachable(e)) throw e;
+    }
+    if (!stored.length) return;
+    await this.everyNode(`DELETE FROM ${localTable}${this.onCluster} WHERE file_id IN {ids:Array(String)}`, {
+      query_params: { ids: stored },
+      clickhouse_settings: { lightweight_deletes_sync: '1' },
+    });
   }
 
   /**
@@ -148,13 +226,23 @@ export class TableLayout {
     return `Distributed(${ident(this.cluster.name)}, ${this.db}, ${name}_local, cityHash64(${shardKey}))`;
   }
 
-  /** `system.<name>` of this node, or of every node of the cluster (as `clusterAllReplicas`). */
+  /**
+   * `system.<name>` of this node, or of every node of the cluster (as `clusterAllReplicas`); read
+   * it with REACHABLE_NODES_READ, so that a node that cannot be reached is left out.
+   */
   system(name: string): string {
     return this.cluster
       ? `clusterAllReplicas(${ident(this.cluster.name)}, system.${name})`
       : `system.${name}`;
   }
 }
+
+/**
+ * Settings of a read that answers from the nodes that can be reached, leaving out those that
+ * cannot (a shard down): reads of {@link TableLayout.system} (an ingest's look at the columns, the
+ * admin's statistics) and searches, which go on over the files of the shards that are up.
+ */
+export const REACHABLE_NODES_READ = { skip_unavailable_shards: 1 } as const;
 
 /** `MergeTree` → `ReplicatedMergeTree(args)`, `ReplacingMergeTree(a, b)` → `ReplicatedReplacingMergeTree(args, a, b)`. */
 function replicated(plain: string, args: string): string {

@@ -21,7 +21,7 @@ import {
   type PersonEntry as PersonEntryContract,
 } from '@sift/shared/contracts';
 import type { FileRow } from './files.repository.ts';
-import type { TableLayout } from './layout.ts';
+import { REACHABLE_NODES_READ, type TableLayout } from './layout.ts';
 import { foldNameSql, foldSql } from './sql.ts';
 
 /**
@@ -230,16 +230,20 @@ export class PeopleRepository {
 
   /**
    * Removes the people rows of these AUTHOR files (any ids; whatever their records say, even
-   * when already removed), regrouping the people they touched in each account holding them.
+   * when already removed), regrouping the people they touched in each account holding them: the
+   * `accounts` the caller knows (the files' owners), and every other account found holding them
+   * on the shards that can be reached.
    */
-  async removeFiles(fileIds: string[]): Promise<void> {
+  async removeFiles(fileIds: string[], accounts: readonly string[] = []): Promise<void> {
     if (!fileIds.length) return;
     const rs = await this.client.query({
       query: `SELECT DISTINCT account_id FROM ${this.#keys} WHERE key IN {keys:Array(String)}`,
       query_params: { keys: fileIds.map((f) => `file:${f}`) },
       format: 'JSONCompactEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
-    for (const [account] of await rs.json<[string]>()) await this.#update(account, { gone: fileIds });
+    const found = (await rs.json<[string]>()).map(([account]) => account);
+    for (const account of new Set([...accounts, ...found])) await this.#update(account, { gone: fileIds });
   }
 
   /**

@@ -8,6 +8,9 @@ import type { IngestProgress } from '@sift/shared/jobs';
 import { ingestsEnded, ingestStageSeconds, rowsIngested } from '@sift/shared/metrics';
 import type { TrackedFilePatch, UploadTracker } from '@sift/shared/upload-tracking';
 
+/** What a file's upload session says while its ingest waits for a ClickHouse node to be back. */
+export const NODE_AWAY_DESCRIPTION = 'Waiting for a database node to be back';
+
 /** Overall percent from stage n of m and the stage's percent; 100 is kept for "searchable". */
 export function overallPercent(p: IngestProgress): number {
   return Math.min(99, Math.round(((p.stage - 1 + p.stageProgress / 100) / p.totalStages) * 1000) / 10);
@@ -41,7 +44,7 @@ export class ProgressSink {
   }
 
   /** The job ended (`sift_ingests_total`): its last stage's timing ends with it. */
-  #ended(outcome: 'processed' | 'failed' | 'retried' | 'handed_back'): void {
+  #ended(outcome: 'processed' | 'failed' | 'retried' | 'handed_back' | 'waiting_for_node'): void {
     this.#endStage();
     ingestsEnded.inc({ outcome });
   }
@@ -105,6 +108,12 @@ export class ProgressSink {
   retrying(): Promise<void> {
     this.#ended('retried');
     return this.#track({ status: 'PENDING', stageDescription: 'Retrying after an error' });
+  }
+
+  /** The job waits, without spending a try, for a ClickHouse node it needs to answer again. */
+  waitingForNode(): Promise<void> {
+    this.#ended('waiting_for_node');
+    return this.#track({ status: 'PENDING', stageDescription: NODE_AWAY_DESCRIPTION });
   }
 
   /** The job went back to the queue untouched (the process is stopping). */

@@ -1,6 +1,13 @@
 import { createLogger, logFunction, type Logger } from '@sift/shared/logger';
 import { hostname } from 'node:os';
-import { UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import {
+  DelayedError,
+  UnrecoverableError,
+  WaitingError,
+  Worker,
+  type ConnectionOptions,
+  type Job,
+} from 'bullmq';
 import {
   INGEST_JOB_SCHEMAS,
   INGEST_QUEUE,
@@ -8,7 +15,7 @@ import {
   type IngestFilePayload,
   type IngestJobName,
 } from '@sift/shared/jobs';
-import { nextRowsId, type Storage } from '@sift/clickhouse';
+import { nextRowsId, nodeUnreachable, type Storage } from '@sift/clickhouse';
 import { authorFileId } from '@sift/shared/author-files';
 import type { UploadTracker } from '@sift/shared/upload-tracking';
 import { InvalidFileError } from '@sift/spreadsheet';
@@ -40,6 +47,8 @@ export interface IngestWorkerOptions extends IngestDeps {
    * job is picked up again: from the start, or from its checkpoint. Default 30,000.
    */
   lockDurationMs?: number;
+  /** How long a job waits for a ClickHouse node that cannot be reached, ms (default NODE_WAIT_MS). */
+  nodeWaitMs?: number;
 }
 
 /** Why a file failed whose processing stopped every time it was tried (see maxStalls). */
@@ -91,6 +100,26 @@ function jobCheckpoints(job: Job): IngestCheckpoints {
   };
 }
 
+/**
+ * How long an ingest waits for a ClickHouse node that cannot be reached before it is retried as
+ * any other error (and then fails), ms: a shard down for maintenance or a restart is waited for.
+ */
+export const NODE_WAIT_MS = 30 * 60_000;
+
+/** Between two tries of an ingest waiting for a node, ms. */
+const NODE_RETRY_MS = 5_000;
+
+/**
+ * When `error` says a ClickHouse node could not be reached and the job has waited less than
+ * `waitMs` for one: when to try again, and since when it waits (epoch ms). Else null.
+ */
+function nodeAwayRetry(job: Job, error: unknown, waitMs: number): { at: number; since: number } | null {
+  if (!nodeUnreachable(error)) return null;
+  const now = Date.now();
+  const since = Number((job.data as { nodeAwaySince?: unknown }).nodeAwaySince) || now;
+  return now - since < waitMs ? { at: now + NODE_RETRY_MS, since } : null;
+}
+
 type Handlers = {
   [K in IngestJobName]: (
     job: Job<Extract<IngestJob, { name: K }>['data']>,
@@ -124,6 +153,19 @@ export function startIngestWorker(options: IngestWorkerOptions): Worker {
           await job.moveToWait(token);
           await sink.handedBack();
           throw new WaitingError();
+        }
+        const away = nodeAwayRetry(job, e, options.nodeWaitMs ?? NODE_WAIT_MS);
+        if (away) {
+          // A ClickHouse node the file needs is away (its shard is down): the job waits for it
+          // without spending a try, and starts again (clearing what it loaded) once it is back.
+          logger.warn(
+            { fileId: payload.fileId, requestId: payload.requestId, err: e },
+            `Ingest of file ${payload.fileId} waits for a ClickHouse node to be back`,
+          );
+          await (job as Job).updateData({ ...(job.data as object), nodeAwaySince: away.since });
+          await job.moveToDelayed(away.at, token);
+          await sink.waitingForNode();
+          throw new DelayedError();
         }
         const unrecoverable = e instanceof InvalidFileError;
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

@@ -12,8 +12,12 @@ import { freePort } from './ports.ts';
 export interface TestCluster {
   /** The cluster's name in `remote_servers`. */
   name: string;
-  /** One server a shard, in shard order. */
+  /** One server a shard, in shard order (a shard stopped and started again is a new server). */
   shards: TestClickHouse[];
+  /** Stops shard `i`'s server (SIGTERM), keeping its data. */
+  stopShard(i: number): Promise<void>;
+  /** Starts shard `i`'s server again on its data and ports; resolves once it answers. */
+  startShard(i: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -28,14 +32,13 @@ export async function startTestCluster(shards = 2, backupDisk?: string): Promise
   const remoteServers = `<remote_servers><sift>${tcpPorts
     .map((port) => `<shard><replica><host>127.0.0.1</host><port>${port}</port></replica></shard>`)
     .join('')}</sift></remote_servers>`;
-  const started = await Promise.allSettled(
-    tcpPorts.map((tcp, i) => {
-      const nodeDir = path.join(dir, `node-${i}`);
-      mkdirSync(nodeDir);
-      const configFile = serverConfig(nodeDir, { xml: remoteServers, backupDisk });
-      return startTestClickHouse({ tcp, configFile });
-    }),
-  );
+  const nodes = tcpPorts.map((tcp, i) => {
+    const nodeDir = path.join(dir, `node-${i}`);
+    mkdirSync(path.join(nodeDir, 'data'), { recursive: true });
+    const configFile = serverConfig(nodeDir, { xml: remoteServers, backupDisk });
+    return { tcp, configFile, dataDir: path.join(nodeDir, 'data') };
+  });
+  const started = await Promise.allSettled(nodes.map((node) => startTestClickHouse(node)));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -46,5 +49,13 @@ export async function startTestCluster(shards = 2, backupDisk?: string): Promise
     await stop();
     throw failed.reason;
   }
-  return { name: 'sift', shards: servers, stop };
+  return {
+    name: 'sift',
+    shards: servers,
+    stopShard: (i) => servers[i]!.stop(),
+    async startShard(i) {
+      servers[i] = await startTestClickHouse({ ...nodes[i]!, httpPort: servers[i]!.httpPort });
+    },
+    stop,
+  };
 }

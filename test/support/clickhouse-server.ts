@@ -84,6 +84,8 @@ export interface TestClickHouse {
 export interface TestClickHouseOptions {
   /** Reuse a data directory (to restart on the same data); default a new temporary one. */
   dataDir?: string;
+  /** The HTTP port (to restart a server where its clients expect it); default a free one. */
+  httpPort?: number;
   /** Also listen on the native TCP protocol (for `remote_servers` clusters): on a free port, or this one. */
   tcp?: boolean | number;
   /** A server configuration file (`--config-file`), e.g. with `remote_servers`. */
@@ -121,7 +123,7 @@ export async function startTestClickHouse(options: TestClickHouseOptions = {}): 
   const configFile = options.backupDisk
     ? serverConfig(dataDir, { backupDisk: options.backupDisk })
     : options.configFile;
-  const httpPort = await freePort();
+  const httpPort = options.httpPort ?? (await freePort());
   const tcpPort = typeof options.tcp === 'number' ? options.tcp : options.tcp ? await freePort() : undefined;
   const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';
   const args = [

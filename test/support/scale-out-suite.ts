@@ -117,6 +117,8 @@ export interface Backing {
   env?: Record<string, string>;
   /** On a replicated cluster: takes one replica of a shard down, and brings it back. */
   replica?: { stop(): Promise<void>; start(): Promise<void> };
+  /** On a cluster: takes the last shard's server (not the metadata's home) down, and brings it back. */
+  shard?: { stop(): Promise<void>; start(): Promise<void> };
   s3: S3Options;
   redisUrl: string;
   stop(): Promise<void>;
@@ -126,11 +128,12 @@ export interface Backing {
  * Defines the scale-out tests in the calling file, on the services `start` provides. With
  * `cluster`, `start` must give the cluster's `shards` and the tests also check where rows live;
  * with `snapshots`, its ClickHouse must have a backup disk (CLICKHOUSE_BACKUP_DISK in `env`);
- * with `replicaLoss`, `start` must give a `replica` to take down during an ingest.
+ * with `replicaLoss`, `start` must give a `replica` to take down during an ingest; with
+ * `shardLoss`, a `shard`.
  */
 export function scaleOutSuite(
   start: () => Promise<Backing>,
-  options: { cluster?: boolean; snapshots?: boolean; replicaLoss?: boolean } = {},
+  options: { cluster?: boolean; snapshots?: boolean; replicaLoss?: boolean; shardLoss?: boolean } = {},
 ): void {
   beforeAll(async () => {
     backing = await start();
@@ -569,6 +572,84 @@ export function scaleOutSuite(
         { what: 'the rows on their shard', timeoutMs: 120_000 },
       );
       expect(shards.filter((files) => files.has(big!.id))).toHaveLength(1);
+    });
+  }
+
+  if (options.shardLoss) {
+    it('goes on with a shard down (start-up, ingest, search, delete) and loses nothing once it is back', async () => {
+      const lastShard = backing.shards!.length - 1;
+      // `Outage Note` only once the shard is down: a column no node has yet.
+      const table = async (rows: number, tag: string, n: number) =>
+        new TextEncoder().encode(
+          `Name,${tag} Note\n${Array.from({ length: rows }, (_, i) => `${tag} ${n}-${i},note ${i}`).join('\n')}\n`,
+        );
+      /** Uploads files of `rows` rows until some land on the last shard and some on the others. */
+      const spread = async (tag: string, rows: number) => {
+        const files: { file: FileRecord; shard: number }[] = [];
+        for (let n = 0; n < 40; n++) {
+          const [file] = await apiA.upload([{ name: `${tag}-${n}.csv`, bytes: await table(rows, tag, n) }]);
+          files.push({ file: file!, shard: await shardOf(file!.id) });
+          const last = files.filter((f) => f.shard === lastShard).length;
+          if (files.length >= 4 && last > 0 && last < files.length) return files;
+        }
+        throw new Error('40 files on one shard');
+      };
+      // Before: a file on the shard that goes down, deleted while it is down.
+      const before = await spread('Kept', 10);
+      for (const { file } of before) expect((await apiA.waitForIngest(file.id)).status).toBe('PROCESSED');
+      const doomed = before.find((f) => f.shard === lastShard)!.file;
+      await backing.shard!.stop();
+      let during: { file: FileRecord; shard: number }[] = [];
+      try {
+        // A process starts while a node is down.
+        await startWorker('worker-3');
+        // Uploads with a column no node has (ensureColumns while a node is away).
+        during = await spread('Outage', 50);
+        const up = during.filter((f) => f.shard !== lastShard);
+        for (const { file } of up) expect((await apiB.waitForIngest(file.id)).status).toBe('PROCESSED');
+        // Files of the shard that is down wait for it: neither failed nor lost.
+        for (const { file } of during.filter((f) => f.shard === lastShard))
+          expect((await apiA.json<FileRecord>(`/file/files/${file.id}`)).status).toBe('PROCESSING');
+        // Searches go on over the shards that are up.
+        const found = await apiB.json<SearchResponse>('/file/search', {
+          searchCriteria: { Name: 'Outage' },
+          size: 1,
+        });
+        expect(found.totalRecords).toBe(up.length * 50);
+        // A file of the shard that is down is deleted at once.
+        expect((await apiA.fetch(`/file/files/${doomed.id}`, { method: 'DELETE' })).status).toBe(204);
+      } finally {
+        await backing.shard!.start();
+      }
+      // Back: the files that waited are loaded, each row once, on its own shard.
+      for (const { file } of during)
+        expect(await apiA.waitForIngest(file.id, 120_000)).toMatchObject({
+          status: 'PROCESSED',
+          totalRows: 50,
+        });
+      for (const { file } of during) expect(await storedRows(file.id)).toEqual([50, 50]);
+      const shards = await waitFor(
+        () => rowsByShard(),
+        // The delete it missed has reached it.
+        (all) => !rowGenerations(doomed.id).some((id) => all[lastShard]!.has(id)),
+        { what: 'the deleted file to leave the shard that was down', timeoutMs: 60_000 },
+      );
+      for (const { file, shard } of during) {
+        expect(shards[shard]!.get(file.id)).toBe(50);
+        expect(shards.filter((files) => files.has(file.id))).toHaveLength(1);
+      }
+      // The column added while it was away is there too.
+      const column = physicalColumnName('Outage Note');
+      const [[n]] = (await onShard(
+        lastShard,
+        `SELECT count() FROM system.columns WHERE database = '${DATABASE}' AND table = 'rows_local' AND name = '${column}'`,
+      )) as [[string]];
+      expect(n).toBe('1');
+      const found = await apiB.json<SearchResponse>('/file/search', {
+        searchCriteria: { 'Outage Note': 'note' },
+        size: 1,
+      });
+      expect(found.totalRecords).toBe(during.length * 50);
     });
   }
 

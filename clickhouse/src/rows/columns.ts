@@ -6,6 +6,7 @@ import {
   wantsTextIndex,
 } from '../skip-index.ts';
 import { foldFunctionDefinition, ident } from '../sql.ts';
+import { REACHABLE_NODES_READ } from '../layout.ts';
 import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type ColumnBudget, type RowsTable } from './types.ts';
 
 /** The physical columns of `rows` and their skip indexes: one column per distinct header, added at ingest. */
@@ -113,19 +114,22 @@ export class RowColumns {
 
   /**
    * The physical columns every node has: on a cluster, those both `rows` and `rows_local` have on
-   * every node (a schema change that reached only some is made again by the next ensureColumns).
+   * every node that answers (a schema change that reached only some is made again by the next
+   * ensureColumns; a node that cannot be reached gets it when it is back: NodeCatchUp).
    */
   async #physical(): Promise<Set<string>> {
     const { layout } = this.t;
+    const tables = `database = {db:String} AND table IN ('rows', 'rows_local')`;
     const query = layout.cluster
-      ? `SELECT name FROM ${layout.system('columns')}
-         WHERE database = {db:String} AND table IN ('rows', 'rows_local') AND startsWith(name, 'c_')
-         GROUP BY name HAVING count() = 2 * (SELECT count() FROM system.clusters WHERE cluster = {cluster:String})`
+      ? `SELECT name FROM ${layout.system('columns')} WHERE ${tables} AND startsWith(name, 'c_')
+         GROUP BY name HAVING count() = (SELECT count() FROM ${layout.system('tables')}
+           WHERE database = {db:String} AND name IN ('rows', 'rows_local'))`
       : `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'rows' AND startsWith(name, 'c_')`;
     const rs = await this.t.client.query({
       query,
-      query_params: layout.cluster ? { db: this.t.db, cluster: layout.cluster.name } : { db: this.t.db },
+      query_params: { db: this.t.db },
       format: 'JSONEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
     return new Set((await rs.json<{ name: string }>()).map((r) => r.name));
   }

@@ -6,6 +6,7 @@
  * key of every row. A listed row whose copies are gone (deleted, or outside the search's files)
  * is the only one of its record and hides nothing: a file's entries go only with its own rows.
  */
+import type { ClickHouseSettings } from '@clickhouse/client';
 import { rowsIdOf, type FileRow } from '../files.repository.ts';
 import { compileQuery, valueOf, type CompiledQuery } from './criteria-sql.ts';
 import { recordKeySql } from './record-key.ts';
@@ -63,18 +64,8 @@ export class RowCopies {
 
   /** Removes the entries of these files (their rows are gone, or about to be loaded again). */
   async clear(fileIds: string[]): Promise<void> {
-    const { layout, client } = this.t;
-    const rs = await client.query({
-      query: `SELECT DISTINCT file_id FROM ${layout.copies} WHERE file_id IN {ids:Array(String)}`,
-      query_params: { ids: fileIds },
-      format: 'JSONCompactEachRow',
-    });
-    const listed = (await rs.json<[string]>()).map(([id]) => id);
-    if (!listed.length) return;
-    await layout.everyNode(
-      `DELETE FROM ${layout.copiesLocal}${layout.onCluster} WHERE file_id IN {ids:Array(String)}`,
-      { query_params: { ids: listed }, clickhouse_settings: { lightweight_deletes_sync: '2' } },
-    );
+    const { layout } = this.t;
+    await layout.deleteFiles(layout.copies, layout.copiesLocal, fileIds);
   }
 
   /** Empties the list (every file's rows went). */
@@ -111,9 +102,15 @@ function leavesOutCopies(query: RowQuery): boolean {
  *
  * @param t - the rows table
  * @param query - the query
+ * @param settings - of the reads (e.g. REACHABLE_NODES_READ, for a search that goes on without a
+ *   shard that is down: a file's copies are listed on its own shard)
  * @returns the query, with `leftOut` when it leaves copies out
  */
-export async function readLeftOutCopies(t: RowsTable, query: RowQuery): Promise<RowQuery> {
+export async function readLeftOutCopies(
+  t: RowsTable,
+  query: RowQuery,
+  settings?: ClickHouseSettings,
+): Promise<RowQuery> {
   if (query.leftOut || !leavesOutCopies(query)) return query;
   const c = compileQuery(query);
   if (!c) return query;
@@ -122,6 +119,7 @@ export async function readLeftOutCopies(t: RowsTable, query: RowQuery): Promise<
     query: `SELECT DISTINCT file_id FROM ${t.layout.copies} WHERE file_id IN {fileIds:Array(String)} ${sheets}`,
     query_params: c.params,
     format: 'JSONCompactEachRow',
+    clickhouse_settings: settings,
   });
   const files = (await listed.json<[string]>()).map(([id]) => id);
   if (!files.length) return { ...query, leftOut: { count: 0, rows: [], files } };
@@ -129,6 +127,7 @@ export async function readLeftOutCopies(t: RowsTable, query: RowQuery): Promise<
     query: `SELECT count() AS n, groupArray(${LISTED_COPIES_MAX})(h) AS keys FROM (${hiddenSelect(t, query, c)})`,
     query_params: { ...c.params, copyFiles: files },
     format: 'JSONEachRow',
+    clickhouse_settings: settings,
   });
   const [row] = await rs.json<{ n: number | string; keys: [string, string, number][] }>();
   const count = Number(row?.n ?? 0);

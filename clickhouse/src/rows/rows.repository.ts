@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { TableLayout } from '../layout.ts';
+import { REACHABLE_NODES_READ, type TableLayout } from '../layout.ts';
 import { RowAuthors } from './authors.ts';
 import { RowColumns } from './columns.ts';
 import { RowCopies } from './copies.ts';
@@ -121,7 +121,7 @@ export class RowsRepository {
 
   /**
    * Rows stored over all files, and the bytes every table of the database takes on disk (summed
-   * over every node of a cluster, replicas included).
+   * over every node of a cluster, replicas included; a node that cannot be reached is left out).
    */
   async totals(): Promise<{ rows: number; diskBytes: number }> {
     const rs = await this.#t.client.query({
@@ -129,6 +129,7 @@ export class RowsRepository {
                      (SELECT sum(bytes_on_disk) FROM ${this.#t.layout.system('parts')} WHERE database = {db:String} AND active) AS disk`,
       query_params: { db: this.#t.db },
       format: 'JSONEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
     const [row] = await rs.json<{ rows: number; disk: number }>();
     return { rows: Number(row?.rows ?? 0), diskBytes: Number(row?.disk ?? 0) };
@@ -155,21 +156,8 @@ export class RowsRepository {
     if (!fileIds.length) return;
     await this.#stopWrites(fileIds);
     await this.copies.clear(fileIds);
-    const rs = await this.#t.client.query({
-      query: `SELECT DISTINCT file_id FROM ${this.#t.table} WHERE file_id IN {ids:Array(String)}`,
-      query_params: { ids: fileIds },
-      format: 'JSONCompactEachRow',
-    });
-    const stored = (await rs.json<[string]>()).map(([id]) => id);
-    if (!stored.length) return;
     const { layout } = this.#t;
-    await layout.everyNode(
-      `DELETE FROM ${layout.rowsLocal}${layout.onCluster} WHERE file_id IN {ids:Array(String)}`,
-      {
-        query_params: { ids: stored },
-        clickhouse_settings: { lightweight_deletes_sync: '2' },
-      },
-    );
+    await layout.deleteFiles(this.#t.table, layout.rowsLocal, fileIds);
   }
 
   /**
@@ -184,6 +172,9 @@ export class RowsRepository {
     const ours = fileIds
       .map((id) => stringLiteral(`${ROW_WRITE_QUERY_PREFIX}${id}-`))
       .flatMap((p) => [`startsWith(query_id, ${p})`, `startsWith(initial_query_id, ${p})`]);
-    await layout.everyNode(`KILL QUERY${layout.onCluster} WHERE ${ours.join(' OR ')} SYNC`);
+    // A node away runs no statement of ours (they died with it, or it has not received them).
+    await layout.everyNode(`KILL QUERY${layout.onCluster} WHERE ${ours.join(' OR ')} SYNC`, {
+      unreachable: 'skip',
+    });
   }
 }

@@ -1,3 +1,4 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
 import type { FileRow } from '../files.repository.ts';
 import { leaveOutCopies, readLeftOutCopies } from './copies.ts';
 import { compileQuery, keyBound, toHits, valueOf, type CompiledQuery } from './criteria-sql.ts';
@@ -5,6 +6,7 @@ import { suggestAnySql, suggestSql, type SuggestionRead, type SuggestionReads } 
 import { EMAIL_DOMAIN_FACET, isEmailHeader, type SearchFacet } from '@sift/shared/contracts';
 import type { RowHit, RowQuery, RowsTable } from './types.ts';
 import { searchFoldSql } from '../sql.ts';
+import { REACHABLE_NODES_READ } from '../layout.ts';
 
 /** Searching `rows`: counts, pages and scans of matching rows, and value suggestions. */
 export class RowSearch {
@@ -12,32 +14,35 @@ export class RowSearch {
 
   /**
    * `query` with the copies of records it leaves out read once (see readLeftOutCopies), for the
-   * reads that follow: a search reads them first and hands the answer to its count, page and facets.
+   * reads that follow: a search reads them first and hands the answer to its count, page and facets
+   * (from the shards that can be reached, as they read).
    */
   readLeftOutCopies(query: RowQuery): Promise<RowQuery> {
-    return readLeftOutCopies(this.t, query);
+    return readLeftOutCopies(this.t, query, REACHABLE_NODES_READ);
   }
 
   /**
    * The query as SQL (see compileQuery), leaving out the copies of records exported twice unless
    * it asks for every copy (see leaveOutCopies; read first when the query has not); null when it
-   * can match nothing.
+   * can match nothing. `settings` are those of the reads: a search's REACHABLE_NODES_READ (it
+   * goes on without a shard that is down), none for an export (which needs every shard).
    */
-  async #compile(query: RowQuery): Promise<CompiledQuery | null> {
-    const q = await readLeftOutCopies(this.t, query);
+  async #compile(query: RowQuery, settings?: ClickHouseSettings): Promise<CompiledQuery | null> {
+    const q = await readLeftOutCopies(this.t, query, settings);
     const c = compileQuery(q);
     return c && leaveOutCopies(this.t, q, c);
   }
 
   /** Number of rows matching the query (its copies left out: the matching rows' count less theirs). */
   async count(query: RowQuery): Promise<number> {
-    const q = await readLeftOutCopies(this.t, query);
+    const q = await readLeftOutCopies(this.t, query, REACHABLE_NODES_READ);
     const c = compileQuery(q);
     if (!c) return 0;
     const rs = await this.t.client.query({
       query: `SELECT count() AS n FROM ${this.t.table} ${c.filter}`,
       query_params: c.params,
       format: 'JSONEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
     const [row] = await rs.json<{ n: number }>();
     return Number(row?.n ?? 0) - (q.leftOut?.count ?? 0);
@@ -65,7 +70,7 @@ export class RowSearch {
    * and `limit` count rows.
    */
   async page(query: RowQuery, offset: number, limit: number): Promise<RowHit[]> {
-    const c = await this.#compile(query);
+    const c = await this.#compile(query, REACHABLE_NODES_READ);
     if (!c) return [];
     const params: Record<string, unknown> = { ...c.params, limit, offset };
     const sortValue = query.sort && valueOf(query.files, query.sort.header, 'sortHeader');
@@ -81,6 +86,7 @@ export class RowSearch {
               ORDER BY ${order} LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
       query_params: params,
       format: 'JSONCompactEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
     return toHits(query, c, await rs.json<unknown[]>());
   }
@@ -93,7 +99,7 @@ export class RowSearch {
    * turning each row into one per header; docs/benchmarks.md). Counts are exact. A header no file has gets no entry.
    */
   async facets(query: RowQuery, headers: readonly string[], limit: number): Promise<SearchFacet[]> {
-    const c = await this.#compile(query);
+    const c = await this.#compile(query, REACHABLE_NODES_READ);
     if (!c || !headers.length) return [];
     const params: Record<string, unknown> = { ...c.params, limit };
     const values: string[] = [];
@@ -123,6 +129,7 @@ export class RowSearch {
               ORDER BY facet, n DESC, value LIMIT {limit:UInt64} BY facet`,
       query_params: params,
       format: 'JSONCompactEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
     const byFacet = known.map((column): SearchFacet => ({ column, values: [] }));
     for (const [facet, value, n] of await rs.json<[number, string, number]>())
@@ -144,7 +151,7 @@ export class RowSearch {
   async emailDomains(query: RowQuery, limit: number): Promise<SearchFacet | null> {
     const headers = [...new Set(query.files.flatMap((f) => Object.keys(f.columnMap)))].filter(isEmailHeader);
     if (!headers.length) return null;
-    const c = await this.#compile(query);
+    const c = await this.#compile(query, REACHABLE_NODES_READ);
     const searchColumn = headers.includes('Email Addresses') ? 'Email Addresses' : headers[0]!;
     if (!c) return { column: EMAIL_DOMAIN_FACET, searchColumn, values: [] };
     const params: Record<string, unknown> = { ...c.params, limit };
@@ -161,6 +168,7 @@ export class RowSearch {
               GROUP BY domain ORDER BY n DESC, domain LIMIT {limit:UInt64}`,
       query_params: params,
       format: 'JSONCompactEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
     });
     const found = await rs.json<[string, number]>();
     return {
@@ -241,7 +249,7 @@ export class RowSearch {
         query: sql,
         query_params: reads.params,
         format: 'JSONCompactEachRow',
-        clickhouse_settings: settings,
+        clickhouse_settings: { ...settings, ...REACHABLE_NODES_READ },
       });
       return (await rs.json<(string | number)[]>()).map((r) => ({
         key: r.slice(0, -1).map(String),
