@@ -153,6 +153,37 @@ export class TableLayout {
     return this.ddlPath;
   }
 
+  /** The last look at the shards that answer (see shardsAway), and when it was taken (ms). */
+  #shardsLook: { at: number; away: Promise<number> } | null = null;
+
+  /**
+   * How many shards of the cluster cannot be reached now (0 on one node): those a search leaves
+   * out (REACHABLE_NODES_READ). Looked at once every SHARDS_LOOK_MS at most, by asking every
+   * replica of every shard which shard it is; a shard counts as away once none of its replicas
+   * answers. Rejects when the node Sift talks to does not answer.
+   */
+  shardsAway(): Promise<number> {
+    if (!this.cluster) return Promise.resolve(0);
+    const now = Date.now();
+    if (this.#shardsLook && now - this.#shardsLook.at < SHARDS_LOOK_MS) return this.#shardsLook.away;
+    const away = (async () => {
+      const rs = await this.client.query({
+        query: `SELECT (SELECT uniqExact(shard_num) FROM system.clusters WHERE cluster = {cluster:String})
+                  - (SELECT uniqExact(shardNum()) FROM clusterAllReplicas(${ident(this.cluster!.name)}, system.one))`,
+        query_params: { cluster: this.cluster!.name },
+        format: 'JSONCompactEachRow',
+        clickhouse_settings: REACHABLE_NODES_READ,
+      });
+      return Math.max(0, Number((await rs.json<[string]>())[0]?.[0] ?? 0));
+    })();
+    this.#shardsLook = { at: now, away };
+    // A failed look is not kept: the next caller looks again.
+    away.catch(() => {
+      if (this.#shardsLook?.away === away) this.#shardsLook = null;
+    });
+    return away;
+  }
+
   /**
    * Deletes the rows of these files from `localTable` (the table storing what the Distributed
    * `table` reads; the same table on one node) on every node, when `table` holds any of them. A
@@ -243,6 +274,9 @@ export class TableLayout {
  * admin's statistics) and searches, which go on over the files of the shards that are up.
  */
 export const REACHABLE_NODES_READ = { skip_unavailable_shards: 1 } as const;
+
+/** How long a look at the shards that answer is kept (TableLayout.shardsAway), ms. */
+export const SHARDS_LOOK_MS = 5_000;
 
 /** `MergeTree` → `ReplicatedMergeTree(args)`, `ReplacingMergeTree(a, b)` → `ReplicatedReplacingMergeTree(args, a, b)`. */
 function replicated(plain: string, args: string): string {

@@ -616,6 +616,8 @@ export function scaleOutSuite(
           size: 1,
         });
         expect(found.totalRecords).toBe(up.length * 50);
+        // And say that rows are missing.
+        expect(found.message).toMatch(/cannot be reached/);
         // A file of the shard that is down is deleted at once.
         expect((await apiA.fetch(`/file/files/${doomed.id}`, { method: 'DELETE' })).status).toBe(204);
       } finally {
@@ -650,6 +652,7 @@ export function scaleOutSuite(
         size: 1,
       });
       expect(found.totalRecords).toBe(during.length * 50);
+      expect(found.message).toBeNull();
     });
   }
 

@@ -38,6 +38,13 @@ export type FileFilters = Partial<
 
 export const SEARCH_UNAVAILABLE = 'Search is temporarily unavailable';
 
+/**
+ * The message of a search answered while a shard of the cluster cannot be reached: its files'
+ * rows are left out (REACHABLE_NODES_READ in @sift/clickhouse).
+ */
+export const SHARD_AWAY_MESSAGE =
+  'Some files are on a database server that cannot be reached right now: their rows are missing from these results until it is back.';
+
 /** Search over one owner's PROCESSED files of one type (GENERAL for the general search, AUTHOR for Authors). */
 export class SearchService {
   constructor(
@@ -118,7 +125,8 @@ export class SearchService {
       // (once, for the page and the facets), then the page and the facets are read, side by side
       // with the count: a rare term's count and page over 1M rows took 8.5 + 11.8 ms one after
       // the other. A page past the end comes back empty.
-      const [matching, [query, hits, facets]] = await Promise.all([
+      const [away, matching, [query, hits, facets]] = await Promise.all([
+        this.storage.layout.shardsAway(),
         this.storage.rows.count({ ...asked, everyCopy: true }),
         this.storage.rows
           .readLeftOutCopies(asked)
@@ -140,7 +148,7 @@ export class SearchService {
         size,
         columns: unionColumns(files),
         searchAvailable: true,
-        message: null,
+        message: away ? SHARD_AWAY_MESSAGE : null,
         ...(facets ? { facets } : {}),
         ...(copiesLeftOut ? { copiesLeftOut } : {}),
       };

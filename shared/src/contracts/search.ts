@@ -148,6 +148,10 @@ export interface SearchResponse {
   columns: string[];
   /** false: the search engine is unavailable; `message` says why. */
   searchAvailable: boolean;
+  /**
+   * Why the search could not run (searchAvailable false), or, when it ran, what the results lack
+   * (a shard of the cluster that cannot be reached); null otherwise.
+   */
   message: string | null;
   /** The facets asked for (`facets`), in the order asked, for the columns some searched file has. */
   facets?: SearchFacet[];

@@ -51,6 +51,15 @@ describe('SearchResults', () => {
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
   });
 
+  it('says above the rows what they lack when a database server cannot be reached', () => {
+    const lacking = 'Some files are on a database server that cannot be reached right now.';
+    const { rerender } = renderUi(<SearchResults {...props({ data: { ...page0, message: lacking } })} />);
+    expect(within(screen.getByRole('status')).getByText(lacking)).toBeTruthy();
+    expect(screen.getByRole('grid', { name: 'Search results' })).toBeTruthy();
+    rerender(<SearchResults {...props({ data: page0 })} />);
+    expect(screen.queryByText(lacking)).toBeNull();
+  });
+
   it('shows the error alone when nothing was found before', () => {
     renderUi(<SearchResults {...props({ error: new ApiError('FETCH_ERROR', 'offline') })} />);
     expect(within(screen.getByRole('alert')).getByText('Search failed. Please try again.')).toBeTruthy();

@@ -118,17 +118,26 @@ export function SearchResults({
       </Alert>
     );
   }
+  // What the results lack (a database server that cannot be reached), said above them.
+  const lacking = data.message ? (
+    <Alert color="yellow" role="status" title="Some results may be missing">
+      <Text size="sm">{data.message}</Text>
+    </Alert>
+  ) : null;
   if (data.data.length === 0) {
     return (
-      <Box pos="relative">
-        <LoadingOverlay visible={loading} zIndex={5} />
-        <Text c="dimmed" ta="center" py="xl">
-          No search results found
-        </Text>
-      </Box>
+      <Stack gap="sm">
+        {lacking}
+        <Box pos="relative">
+          <LoadingOverlay visible={loading} zIndex={5} />
+          <Text c="dimmed" ta="center" py="xl">
+            No search results found
+          </Text>
+        </Box>
+      </Stack>
     );
   }
-  return (
+  const rows = (
     <RowsPage
       data={data}
       columns={columns}
@@ -143,6 +152,14 @@ export function SearchResults({
       showEmpty={showEmpty}
       onShowEmpty={onShowEmpty}
     />
+  );
+  return lacking ? (
+    <Stack gap="sm">
+      {lacking}
+      {rows}
+    </Stack>
+  ) : (
+    rows
   );
 }
 
