@@ -576,7 +576,7 @@ export function scaleOutSuite(
   }
 
   if (options.shardLoss) {
-    it('goes on with a shard down (start-up, ingest, search, delete) and loses nothing once it is back', async () => {
+    it('goes on with a shard down mid-ingest (start-up, ingest, search, delete), losing nothing once it is back', async () => {
       const lastShard = backing.shards!.length - 1;
       // `Outage Note` only once the shard is down: a column no node has yet.
       const table = async (rows: number, tag: string, n: number) =>
@@ -598,6 +598,18 @@ export function scaleOutSuite(
       const before = await spread('Kept', 10);
       for (const { file } of before) expect((await apiA.waitForIngest(file.id)).status).toBe('PROCESSED');
       const doomed = before.find((f) => f.shard === lastShard)!.file;
+      // The shard stops while a big file loads (on either shard: its load goes on, or waits).
+      const [midway] = await apiA.upload([{ name: 'midway.csv', bytes: people(200_000, 'Midway') }]);
+      const queue = ingestQueue();
+      try {
+        await waitFor(
+          () => queue.getJob(midway!.id),
+          (job) => Number((job?.progress as { stage?: number } | undefined)?.stage) === 2,
+          { intervalMs: 50, what: 'the big file to be loading' },
+        );
+      } finally {
+        await queue.close();
+      }
       await backing.shard!.stop();
       let during: { file: FileRecord; shard: number }[] = [];
       try {
@@ -624,6 +636,11 @@ export function scaleOutSuite(
         await backing.shard!.start();
       }
       // Back: the files that waited are loaded, each row once, on its own shard.
+      expect(await apiA.waitForIngest(midway!.id, 180_000)).toMatchObject({
+        status: 'PROCESSED',
+        totalRows: 200_000,
+      });
+      expect(await storedRows(midway!.id)).toEqual([200_000, 200_000]);
       for (const { file } of during)
         expect(await apiA.waitForIngest(file.id, 120_000)).toMatchObject({
           status: 'PROCESSED',
