@@ -38,13 +38,53 @@ export async function backupDatabase(layout: TableLayout, at: BackupLocation): P
 }
 
 /**
- * Replaces every table of the layout's database with its contents in the backup at `at`. The
- * backup is first restored as a staging database of its own (a fresh name each time, so Replicated
- * tables get Keeper paths of their own); the rows `keep` names are copied from the current tables
- * into the staged ones (through `client`, the node Sift writes metadata through); then each table
- * is exchanged with its staged twin and the staging database, now holding the previous contents,
- * is dropped. A failure before the exchange leaves the current tables as they were. Tables of the
- * database not in the backup are left alone.
+ * The statement creating table `name` of the staging database `staging` as `create` (SHOW CREATE
+ * TABLE of the live table) defines it, with ` ON CLUSTER …` (`onCluster`) after its name. A
+ * Replicated table gets a Keeper path of its own: ClickHouse stores `{database}` and `{table}`
+ * expanded in the path when a table is created, so the live table's path names the live database,
+ * and a twin created (or restored with RESTORE … AS) under that path would collide with it
+ * (REPLICA_ALREADY_EXISTS; ClickHouse issues 50330, 53524); its database segment becomes the
+ * staging database's. Everything else, the Distributed engine's arguments (which must go on naming
+ * the live database's tables after the exchange) included, is kept.
+ *
+ * @param create - the live table's `CREATE TABLE <database>.<name> …`
+ * @param database - the live database's name
+ * @param staging - the staging database's name
+ * @param onCluster - ` ON CLUSTER …` or ''
+ * @returns the staging twin's CREATE statement
+ * @throws when `create` is not a CREATE TABLE statement of `database`
+ */
+export function stagedTableDefinition(
+  create: string,
+  database: string,
+  staging: string,
+  onCluster: string,
+): string {
+  const head = /^CREATE TABLE (`?)([^`.\s]+)\1\.(`?)([^`\s(]+)\3/.exec(create);
+  if (!head || head[2] !== database)
+    throw new Error(`Not a CREATE TABLE of ${database}: ${create.slice(0, 80)}`);
+  const table = head[4]!;
+  const body = create
+    .slice(head[0].length)
+    .replace(
+      /(Replicated\w*MergeTree\(')([^']*)'/,
+      (_, engine: string, path: string) =>
+        `${engine}${path.replace(`/${database}/${table}`, `/${staging}/${table}`)}'`,
+    );
+  return `CREATE TABLE ${ident(staging)}.${ident(table)}${onCluster}${body}`;
+}
+
+/**
+ * Replaces every table of the layout's database with its contents in the backup at `at`. Each
+ * table is first made again in a staging database of its own (a fresh name each time) as the live
+ * table is defined, with a Keeper path of its own when Replicated (stagedTableDefinition), and the
+ * backup's contents of that table restored into it (`allow_different_table_def`: parts of a table
+ * that has gained columns since the snapshot read those as their defaults); a table the backup
+ * does not hold (BACKUP_ENTRY_NOT_FOUND), or NOT_RESTORED, is left alone. The rows `keep` names are copied from the
+ * current tables into the staged ones (through `client`, the node Sift writes metadata through);
+ * then each restored table is exchanged with its staged twin and the staging database, now holding
+ * the previous contents, is dropped. A failure before the exchange leaves the current tables as
+ * they were.
  *
  * @param client - a client of the server
  * @param layout - the database and where its tables live
@@ -58,31 +98,49 @@ export async function restoreDatabase(
   at: BackupLocation,
   keep: KeptRows[] = [],
 ): Promise<void> {
-  const staging = ident(`${layout.database}__restore_${randomBytes(4).toString('hex')}`);
+  const stagingName = `${layout.database}__restore_${randomBytes(4).toString('hex')}`;
+  const staging = ident(stagingName);
   const drop = () => layout.everyNode(`DROP DATABASE IF EXISTS ${staging}${layout.onCluster} SYNC`);
   try {
-    await layout.eachNode((node, i) =>
-      node.command({
-        query: `RESTORE DATABASE ${layout.db} AS ${staging}${layout.onCluster} FROM ${destination(layout, at, i)}`,
-      }),
-    );
-    const staged = async (node: ClickHouseClient) => {
+    await layout.everyNode(`CREATE DATABASE ${staging}${layout.onCluster}`);
+    // Each node (or the cluster at once): the tables it holds, restored from its own backup.
+    const restored = await layout.eachNode(async (node, i) => {
       const rs = await node.query({
-        query: `SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name`,
-        query_params: { db: staging.slice(1, -1) },
+        query: `SELECT name, create_table_query FROM system.tables
+                WHERE database = {db:String} AND NOT is_temporary AND name NOT IN {kept:Array(String)}
+                ORDER BY name`,
+        query_params: { db: layout.database, kept: NOT_RESTORED },
         format: 'JSONEachRow',
       });
-      return (await rs.json<{ name: string }>()).map((r) => r.name);
-    };
-    const here = await staged(client);
+      const tables: string[] = [];
+      for (const { name, create_table_query: create } of await rs.json<{
+        name: string;
+        create_table_query: string;
+      }>()) {
+        await node.command({
+          query: stagedTableDefinition(create, layout.database, stagingName, layout.onCluster),
+        });
+        try {
+          await node.command({
+            query: `RESTORE TABLE ${layout.db}.${ident(name)} AS ${staging}.${ident(name)}${layout.onCluster}
+                    FROM ${destination(layout, at, i)} SETTINGS allow_different_table_def = 1`,
+          });
+          tables.push(name);
+        } catch (e) {
+          if ((e as { code?: unknown }).code !== BACKUP_ENTRY_NOT_FOUND) throw e;
+        }
+      }
+      return tables;
+    });
+    const here = restored[0] ?? [];
     for (const k of keep) {
       if (!here.includes(k.table)) continue;
       await client.command({
         query: `INSERT INTO ${staging}.${ident(k.table)} SELECT * FROM ${layout.db}.${ident(k.table)} WHERE ${k.where}`,
       });
     }
-    await layout.eachNode(async (node) => {
-      for (const table of await staged(node)) {
+    await layout.eachNode(async (node, i) => {
+      for (const table of restored[i]!) {
         await node.command({
           query: `EXCHANGE TABLES ${layout.db}.${ident(table)} AND ${staging}.${ident(table)}${layout.onCluster}`,
         });
@@ -92,3 +150,12 @@ export async function restoreDatabase(
     await drop();
   }
 }
+
+/**
+ * Tables a restore leaves as they are: what nodes away still have to run (node-catch-up.ts) is
+ * about the cluster now, not the snapshot's.
+ */
+const NOT_RESTORED = ['node_catch_up'];
+
+/** ClickHouse's code for a table the backup does not hold. */
+const BACKUP_ENTRY_NOT_FOUND = '605';

@@ -3,7 +3,9 @@
  * containers: three ClickHouse Keeper nodes and two shards of two replicas of the official server
  * image, configured by deploy/clickhouse-cluster/ (the compose file's cluster layout), with MinIO
  * and Redis. Replicated engines, ON CLUSTER statements and backups: the paths the test-only
- * two-shard cluster cannot take. Also: a replica lost during an ingest. Needs a Docker engine:
+ * two-shard cluster cannot take (the snapshot's restore, each Replicated table staged under a
+ * Keeper path of its own: backup.ts stagedTableDefinition). Also: a replica lost during an
+ * ingest. Needs a Docker engine:
  * `npm run test:containers`.
  */
 import { fileURLToPath } from 'node:url';
