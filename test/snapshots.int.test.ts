@@ -214,3 +214,24 @@ it('answers 409 for a snapshot on a ClickHouse server without a backup disk, say
     await plain.stop();
   }
 });
+
+it('keeps the newest SNAPSHOT_RETENTION snapshots, deleting the oldest once another is taken', async () => {
+  const kept = await startTestSift({ snapshotRetention: 2 });
+  try {
+    const ops = await ApiClient.onboarded(kept.url, 'admin@example.com', 'Ada', 'Admin');
+    const taken: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await ops.fetch('/admin/restore/snapshots', { method: 'POST' });
+      expect(res.status).toBe(201);
+      taken.push(((await res.json()) as Snapshot).id);
+    }
+    const listed = await ops.json<Snapshot[]>('/admin/restore/snapshots');
+    expect(listed.map((s) => s.id)).toEqual([taken[2], taken[1]]);
+    // Its objects are gone too, not only its listing.
+    const store = new LocalDiskStore(kept.config.dataDir);
+    expect(await store.list(`snapshots/${taken[0]}/`)).toEqual([]);
+    expect((await store.list(`snapshots/${taken[1]}/`)).length).toBeGreaterThan(0);
+  } finally {
+    await kept.close();
+  }
+});

@@ -184,6 +184,8 @@ export function createApp(deps: AppDeps): Express {
     objects,
     scratchDir,
     backupDisk: config.clickhouseBackupDisk,
+    retention: config.snapshotRetention,
+    log: deps.log,
   });
   api.use('/admin', adminRoutes(admin, maintenance, snapshots, deps.confirmations, deps.log, people));
   api.use(() => {

@@ -14,6 +14,7 @@ const envSchema = serviceEnvSchema.extend({
   ALLOW_DEV_IDP_ON_NETWORK: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalUrl,
   CLICKHOUSE_BACKUP_DISK: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
+  SNAPSHOT_RETENTION: z.coerce.number().int().min(0).default(0),
   OIDC_ISSUER: optionalUrl,
   OIDC_DISCOVERY_URL: optionalUrl,
   OIDC_AUDIENCE: z.string().min(1).default('sift-api'),
@@ -62,6 +63,11 @@ export interface Config extends WorkerConfig {
    * keep their tables; unset → no snapshots with a server (the embedded engine dumps its own).
    */
   clickhouseBackupDisk: string | undefined;
+  /**
+   * Snapshots kept (`SNAPSHOT_RETENTION`): once a snapshot is taken, the oldest beyond this many
+   * are deleted. 0 (default): every snapshot is kept until an administrator deletes it.
+   */
+  snapshotRetention: number;
   /** External OIDC issuer; unset → the built-in dev identity provider at `$PUBLIC_URL/idp`. */
   oidcIssuer: string | undefined;
   /**
@@ -105,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     ...workerConfigOf(e),
     clickhouseBackupDisk: e.CLICKHOUSE_BACKUP_DISK,
+    snapshotRetention: e.SNAPSHOT_RETENTION,
     oidcIssuer: e.OIDC_ISSUER?.replace(/\/$/, ''),
     oidcDiscoveryUrl: e.OIDC_DISCOVERY_URL,
     oidcAudience: e.OIDC_AUDIENCE,

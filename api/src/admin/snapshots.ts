@@ -64,6 +64,10 @@ export class Snapshots {
       scratchDir: string;
       /** The servers' backup disk (`CLICKHOUSE_BACKUP_DISK`); needed with a ClickHouse server. */
       backupDisk: string | undefined;
+      /** Snapshots kept once one is taken (`SNAPSHOT_RETENTION`); 0 or unset: all. */
+      retention?: number | undefined;
+      /** Where a snapshot that could not be pruned is reported. */
+      log?: ((message: string, detail?: unknown) => void) | undefined;
     },
   ) {}
 
@@ -113,12 +117,35 @@ export class Snapshots {
           ...tables,
         };
         await objects.putBytes(`${prefix}manifest.json`, Buffer.from(JSON.stringify(manifest, null, 2)));
+        await this.#prune();
         return listing(manifest);
       } catch (e) {
         await objects.remove(await objects.list(prefix));
         throw e;
       }
     });
+  }
+
+  /**
+   * Deletes the oldest snapshots beyond the retention (none without one). One that cannot be
+   * deleted is reported and left: the snapshot just taken stands either way.
+   */
+  async #prune(): Promise<void> {
+    const keep = this.deps.retention ?? 0;
+    if (keep <= 0) return;
+    for (const old of (await this.list()).slice(keep)) {
+      await this.#removeObjects(old.id).catch((e: unknown) =>
+        this.deps.log?.(`Could not delete snapshot ${old.id} past the retention`, e),
+      );
+    }
+  }
+
+  /** Removes snapshot `id`'s objects, the manifest first (a snapshot half removed is not listed). */
+  async #removeObjects(id: string): Promise<void> {
+    const { objects } = this.deps;
+    const keys = await objects.list(prefixOf(id));
+    await objects.remove(keys.filter((k) => k.endsWith('/manifest.json')));
+    await objects.remove(keys);
   }
 
   /**
@@ -188,13 +215,7 @@ export class Snapshots {
   async remove(id: string): Promise<void> {
     if (!ID.test(id) || !(await this.#manifest(id)))
       throw new NotFoundError('No snapshot with this id.', 'SNAPSHOT_NOT_FOUND');
-    await this.#exclusive('snapshot', async () => {
-      const { objects } = this.deps;
-      const keys = await objects.list(prefixOf(id));
-      // The manifest first: a snapshot half removed is no longer listed.
-      await objects.remove(keys.filter((k) => k.endsWith('/manifest.json')));
-      await objects.remove(keys);
-    });
+    await this.#exclusive('snapshot', () => this.#removeObjects(id));
   }
 
   /**
