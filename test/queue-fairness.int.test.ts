@@ -8,7 +8,7 @@ import { Queue } from 'bullmq';
 import { afterAll, expect, it } from 'vitest';
 import { loadWorkerConfig, startIngestRuntime, type IngestRuntime } from '@sift/ingest-worker';
 import type { AdminQueueView, SystemStats } from '@sift/shared/contracts';
-import { INGEST_QUEUE } from '@sift/shared/jobs';
+import { INGEST_QUEUE, oldestWaitingMs } from '@sift/shared/jobs';
 import { useTwoAccounts } from './support/sift.ts';
 
 const accounts = useTwoAccounts(['Busy', 'Uploader'], { runWorker: false });
@@ -68,4 +68,24 @@ it("starts another account's file before the rest of one account's queued files"
   // Done, they leave the view (completed jobs are not listed).
   const after = await admin.json<AdminQueueView>('/admin/queue');
   expect(after).toMatchObject({ counts: { waiting: 0, active: 0 }, jobs: [], oldestWaitingSeconds: null });
+});
+
+it('ages the queue by the job queued first, though another goes first by turn', async () => {
+  const { sift } = accounts;
+  const own = new Queue(`${INGEST_QUEUE}-oldest`, {
+    connection: { url: sift.config.redisUrl },
+    prefix: sift.config.queuePrefix,
+  });
+  try {
+    // Queued a minute ago, but a late turn; then a first turn, now: that one is taken first.
+    await own.add('ingest-file', {}, { priority: 5, timestamp: Date.now() - 60_000 });
+    await own.add('ingest-file', {}, { priority: 1 });
+    const [next] = await own.getJobs(['prioritized'], 0, 0, true);
+    expect(next!.opts.priority).toBe(1);
+    expect(await oldestWaitingMs(own)).toBeGreaterThanOrEqual(60_000);
+    await own.obliterate({ force: true });
+    expect(await oldestWaitingMs(own)).toBeNull();
+  } finally {
+    await own.close();
+  }
 });

@@ -1,5 +1,6 @@
 /** The ingest queue as the metrics see it (`sift_ingest_queue_*`, `@sift/shared/metrics`). */
 import type { Queue } from 'bullmq';
+import { oldestWaitingMs } from '@sift/shared/jobs';
 import { watchIngestQueue } from '@sift/shared/metrics';
 
 /** States of the ingest queue's jobs the depth gauge reports. */
@@ -9,11 +10,6 @@ const STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as cons
 export function watchQueueMetrics(queue: Queue): void {
   watchIngestQueue({
     counts: () => queue.getJobCounts(...STATES),
-    async oldestWaitingMs() {
-      // The first of each waiting state, oldest first; the oldest of them.
-      const first = await queue.getJobs(['waiting', 'prioritized'], 0, 0, true);
-      const oldest = Math.min(...first.map((j) => j.timestamp));
-      return Number.isFinite(oldest) ? Date.now() - oldest : null;
-    },
+    oldestWaitingMs: () => oldestWaitingMs(queue),
   });
 }

@@ -80,6 +80,40 @@ export interface IngestQueue {
    * @throws when Redis does not answer
    */
   jobs(limit: number): Promise<AdminQueueJob[]>;
+  /**
+   * How long the oldest waiting job has waited, ms; null when none waits.
+   *
+   * @throws when Redis does not answer
+   */
+  oldestWaitingMs(): Promise<number | null>;
+}
+
+/** What oldestWaitingMs reads of a BullMQ queue (its `getJobs`). */
+export interface WaitingJobs {
+  getJobs(
+    types: ('prioritized' | 'waiting')[],
+    start: number,
+    end: number,
+    asc: boolean,
+  ): Promise<({ timestamp: number } | undefined)[]>;
+}
+
+/** Most waiting jobs read to find the oldest (see oldestWaitingMs). */
+export const OLDEST_WAITING_SCAN = 1_000;
+
+/**
+ * How long the oldest job waiting in `queue` has waited, ms (null when none waits): the one queued
+ * first among the first OLDEST_WAITING_SCAN waiting jobs in the order they will be taken. Jobs
+ * wait by turn (their priority), so the next to be taken is not always the one queued first: an
+ * account's second file, queued before another account's first, waits behind it. The metric
+ * (`sift_ingest_queue_oldest_waiting_seconds`) and the admin queue view both read this.
+ *
+ * @throws when Redis does not answer
+ */
+export async function oldestWaitingMs(queue: WaitingJobs): Promise<number | null> {
+  const waiting = await queue.getJobs(['prioritized', 'waiting'], 0, OLDEST_WAITING_SCAN - 1, true);
+  const oldest = Math.min(...waiting.flatMap((j) => (j ? [j.timestamp] : [])));
+  return Number.isFinite(oldest) ? Math.max(0, Date.now() - oldest) : null;
 }
 
 export const INGEST_JOB_SCHEMAS: {

@@ -191,19 +191,20 @@ export class AdminService {
 
   /**
    * The ingest queue now (see AdminQueueView): counts by state, the jobs (at most `limit` of each
-   * state) with their owners' emails, and the age of the oldest waiting job listed.
+   * state) with their owners' emails, and the age of the oldest waiting job (listed or not; as the
+   * metric reads it).
    */
   async queueView(limit: number): Promise<AdminQueueView> {
-    const [counts, jobs, accounts] = await Promise.all([
+    const [counts, jobs, oldestMs, accounts] = await Promise.all([
       this.deps.intake.queueCounts(),
       this.deps.intake.queueJobs(limit),
+      this.deps.intake.queueOldestWaitingMs(),
       this.deps.storage.accounts.list(),
     ]);
     const emails = new Map(accounts.map((a) => [a.id, a.email]));
-    const waiting = jobs.filter((j) => j.state === 'waiting').map((j) => Date.parse(j.queuedAt));
     return {
       counts,
-      oldestWaitingSeconds: waiting.length ? Math.max(0, (Date.now() - Math.min(...waiting)) / 1000) : null,
+      oldestWaitingSeconds: oldestMs === null ? null : oldestMs / 1000,
       jobs: jobs.map((j) => ({ ...j, ownerEmail: emails.get(j.ownerId) ?? '' })),
     };
   }

@@ -4,6 +4,7 @@ import {
   INGEST_FILE_JOB,
   INGEST_JOB_OPTIONS,
   MAX_INGEST_TURN,
+  oldestWaitingMs,
   type IngestFilePayload,
   type IngestProgress,
   type IngestQueue,
@@ -37,6 +38,7 @@ export function bullIngestQueue(queue: Queue<IngestFilePayload>): IngestQueue {
         failed: c.failed ?? 0,
       };
     },
+    oldestWaitingMs: () => oldestWaitingMs(queue),
     async jobs(limit) {
       const read = async (state: AdminQueueJob['state'], type: JobType, asc: boolean) =>
         (await queue.getJobs([type], 0, limit - 1, asc))

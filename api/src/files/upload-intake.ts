@@ -294,6 +294,11 @@ export class UploadIntake {
     return this.queue.counts();
   }
 
+  /** How long the oldest waiting ingest job has waited, ms (see IngestQueue.oldestWaitingMs). */
+  queueOldestWaitingMs(): Promise<number | null> {
+    return this.queue.oldestWaitingMs();
+  }
+
   /** The ingest jobs themselves, at most `limit` of each state (see IngestQueue.jobs). */
   queueJobs(limit: number): Promise<AdminQueueJob[]> {
     return this.queue.jobs(limit);
