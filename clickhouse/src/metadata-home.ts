@@ -40,18 +40,26 @@ export async function claimMetadataHome(
 ): Promise<void> {
   if (!layout.cluster || layout.cluster.replicated) return;
   const me = await nodeOf(client);
-  await layout.everyNode(`CREATE DATABASE IF NOT EXISTS ${layout.db}${layout.onCluster}`);
-  // The home is the table's comment: one statement, the same on every node, kept by the first.
-  await layout.everyNode(
-    `CREATE TABLE IF NOT EXISTS ${layout.db}.metadata_home${layout.onCluster} (home String)
-     ENGINE = Log COMMENT ${stringLiteral(me)}`,
-  );
-  const rs = await client.query({
-    query: `SELECT comment FROM system.tables WHERE database = {db:String} AND name = 'metadata_home'`,
-    query_params: { db: layout.database },
-    format: 'JSONCompactEachRow',
-  });
-  const home = (await rs.json<[string]>())[0]?.[0];
+  const marked = async () => {
+    const rs = await client.query({
+      query: `SELECT comment FROM system.tables WHERE database = {db:String} AND name = 'metadata_home'`,
+      query_params: { db: layout.database },
+      format: 'JSONCompactEachRow',
+    });
+    return (await rs.json<[string]>())[0]?.[0];
+  };
+  let home = await marked();
+  if (home === undefined) {
+    // Not marked yet (a first start): no statement for the nodes otherwise, so a process starts
+    // while one of them is down.
+    await layout.everyNode(`CREATE DATABASE IF NOT EXISTS ${layout.db}${layout.onCluster}`);
+    // The home is the table's comment: one statement, the same on every node, kept by the first.
+    await layout.everyNode(
+      `CREATE TABLE IF NOT EXISTS ${layout.db}.metadata_home${layout.onCluster} (home String)
+       ENGINE = Log COMMENT ${stringLiteral(me)}`,
+    );
+    home = await marked();
+  }
   if (home === me) return;
   let where = `the node ${home} (host and native port)`;
   for (const node of nodeUrls) if ((await nodeOf(node.client).catch(() => '')) === home) where = node.url;

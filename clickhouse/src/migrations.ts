@@ -25,16 +25,16 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  */
 export async function migrate(client: ClickHouseClient, layout: TableLayout): Promise<string[]> {
   const { db, onCluster } = layout;
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
+  let applied = await appliedMigrations(client, layout);
+  // Everything applied: no statement for the nodes at all, so a process starts while one of them
+  // is down (ON CLUSTER would wait for it; docs/operations.md, "A node down").
+  if (applied && files.every((f) => applied!.has(f))) return [];
   await layout.everyNode(`CREATE DATABASE IF NOT EXISTS ${db}${onCluster}`);
   await layout.everyNode(
     `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (name String, applied_at DateTime DEFAULT now()) ENGINE = ${layout.everywhereEngine('MergeTree')} ORDER BY name`,
   );
-  const done = await client.query({
-    query: `SELECT name FROM ${db}.schema_migrations`,
-    format: 'JSONEachRow',
-  });
-  const applied = new Set((await done.json<{ name: string }>()).map((r) => r.name));
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
+  applied = (await appliedMigrations(client, layout)) ?? new Set();
   const ran: string[] = [];
   for (const file of files) {
     if (applied.has(file)) continue;
@@ -57,6 +57,21 @@ export async function migrate(client: ClickHouseClient, layout: TableLayout): Pr
     ran.push(file);
   }
   return ran;
+}
+
+/** The migrations applied (`schema_migrations` on the node `client` reaches), null when none ever was. */
+async function appliedMigrations(client: ClickHouseClient, layout: TableLayout): Promise<Set<string> | null> {
+  const rs = await client.query({
+    query: `SELECT count() FROM system.tables WHERE database = {db:String} AND name = 'schema_migrations'`,
+    query_params: { db: layout.database },
+    format: 'JSONCompactEachRow',
+  });
+  if (!Number((await rs.json<[string]>())[0]?.[0])) return null;
+  const done = await client.query({
+    query: `SELECT name FROM ${layout.db}.schema_migrations`,
+    format: 'JSONEachRow',
+  });
+  return new Set((await done.json<{ name: string }>()).map((r) => r.name));
 }
 
 /** A migration statement with Sift's placeholders written out (ClickHouse's own macros are kept). */

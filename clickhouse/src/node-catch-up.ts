@@ -40,6 +40,7 @@ const UNREACHABLE_CODES = new Set(['209', '210', '279']);
  * timed out, or the node Sift talks to could not reach another (a shard of a Distributed table).
  */
 export function nodeUnreachable(error: unknown): boolean {
+  if (error instanceof NodeUnreachableError) return true;
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e;) {
     const code = typeof e.code === 'string' ? e.code : '';
     if (UNREACHABLE_SYSCALLS.has(code) || UNREACHABLE_CODES.has(code)) return true;
@@ -184,7 +185,16 @@ export class NodeCatchUp {
       params: JSON.parse(m.params) as Record<string, unknown>,
       settings: JSON.parse(m.settings) as Record<string, unknown>,
     }));
+    const key = (m: Missed) => ({ node: node.url, seq: m.seq });
     for (const m of missed) {
+      // Another process may have replayed it meanwhile: a delete run again after the ingest that
+      // followed it loaded the file anew would take that file's rows.
+      const still = await this.client.query({
+        query: `SELECT count() FROM ${this.#log} WHERE node = {node:String} AND seq = {seq:UInt64}`,
+        query_params: key(m),
+        format: 'JSONCompactEachRow',
+      });
+      if (!Number((await still.json<[string]>())[0]?.[0])) continue;
       try {
         await node.client.command({
           query: m.statement,
@@ -197,7 +207,7 @@ export class NodeCatchUp {
       }
       await this.client.command({
         query: `DELETE FROM ${this.#log} WHERE node = {node:String} AND seq = {seq:UInt64}`,
-        query_params: { node: node.url, seq: m.seq },
+        query_params: key(m),
       });
     }
     return true;

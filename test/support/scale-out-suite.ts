@@ -613,8 +613,21 @@ export function scaleOutSuite(
       await backing.shard!.stop();
       let during: { file: FileRecord; shard: number }[] = [];
       try {
-        // A process starts while a node is down.
+        // A process starts while a node is down, sending the nodes nothing: every migration was
+        // applied, the fold function is there (no schema statement waits for the node away).
         await startWorker('worker-3');
+        const [[logs]] = (await onShard(
+          0,
+          `SELECT count() FROM system.tables WHERE database = '${DATABASE}' AND name = 'node_catch_up'`,
+        )) as [[string]];
+        const waiting =
+          logs === '1'
+            ? await onShard(
+                0,
+                `SELECT statement FROM ${DATABASE}.node_catch_up WHERE statement LIKE 'CREATE%'`,
+              )
+            : [];
+        expect(waiting).toEqual([]);
         // Uploads with a column no node has (ensureColumns while a node is away).
         during = await spread('Outage', 50);
         const up = during.filter((f) => f.shard !== lastShard);

@@ -5,7 +5,7 @@ import {
   textIndexName,
   wantsTextIndex,
 } from '../skip-index.ts';
-import { foldFunctionDefinition, ident } from '../sql.ts';
+import { FOLD_FUNCTION, foldFunctionDefinition, ident } from '../sql.ts';
 import { REACHABLE_NODES_READ } from '../layout.ts';
 import { MAX_PHYSICAL_COLUMNS, physicalColumnName, type ColumnBudget, type RowsTable } from './types.ts';
 
@@ -88,7 +88,10 @@ export class RowColumns {
    */
   async prepareFolding(): Promise<string[]> {
     const { layout } = this.t;
-    await layout.everyNode(foldFunctionDefinition(layout.onCluster));
+    // Made where a node that answers lacks it (none: no statement for the nodes, so a process
+    // starts while one of them is down).
+    if (!(await this.#foldFunctionEverywhere()))
+      await layout.everyNode(foldFunctionDefinition(layout.onCluster));
     const raw = (await this.#textIndexes()).filter((i) => i.expr.replaceAll('`', '') === i.column);
     for (const { column } of raw) {
       const name = ident(textIndexName(column));
@@ -98,6 +101,19 @@ export class RowColumns {
       await layout.everyNode(`ALTER TABLE ${layout.rowsLocal}${layout.onCluster} MATERIALIZE INDEX ${name}`);
     }
     return raw.map((i) => i.column);
+  }
+
+  /** Whether every node that answers has the fold function (FOLD_FUNCTION). */
+  async #foldFunctionEverywhere(): Promise<boolean> {
+    const { layout } = this.t;
+    const rs = await this.t.client.query({
+      query: `SELECT (SELECT count() FROM ${layout.system('functions')} WHERE name = {f:String})
+                = (SELECT count() FROM ${layout.system('one')})`,
+      query_params: { f: FOLD_FUNCTION },
+      format: 'JSONCompactEachRow',
+      clickhouse_settings: REACHABLE_NODES_READ,
+    });
+    return Number((await rs.json<[number | string]>())[0]?.[0]) === 1;
   }
 
   async #textIndexes(): Promise<{ column: string; expr: string }[]> {
