@@ -79,7 +79,7 @@ export async function startSift(overrides: Partial<Config> = {}): Promise<Runnin
     );
   }
 
-  const storage = await openConfiguredStorage(config);
+  const storage = await openConfiguredStorage(config, logger);
   const producer = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
   const queue = new Queue<IngestFilePayload>(INGEST_QUEUE, {
     connection: producer,

@@ -1,6 +1,14 @@
 // First: the allocator options must be in the environment before chDB's library loads.
 import './engine-memory.ts';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import {
+  createClient,
+  type ClickHouseClient,
+  type ErrorLogParams,
+  type Logger as ClientLogger,
+  type LogParams,
+  type WarnLogParams,
+} from '@clickhouse/client';
+import type { Logger } from '@sift/shared/logger';
 import { engineQueryErrors } from '@sift/shared/metrics';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -21,6 +29,39 @@ export interface ClickHouseOptions {
   dataDir: string;
   /** The cluster the server at `url` belongs to (`CLICKHOUSE_CLUSTER`…); unset → one node. */
   cluster?: ClusterOptions | undefined;
+  /**
+   * Where the client library's own lines go (clientLogger); unset → its default (warnings and
+   * errors on the console).
+   */
+  logger?: Logger | undefined;
+}
+
+/**
+ * The `@clickhouse/client` library's own log lines through `logger` (pino): a failed request at
+ * `debug`, since its caller gets the error and reports what matters (with a shard down, the
+ * library's own ERROR line and stack came every 5 s from each process); warnings as warnings; the
+ * rest at `trace`.
+ */
+function clientLogger(logger: Logger): new () => ClientLogger {
+  const line = (level: 'trace' | 'debug' | 'warn', p: LogParams & { err?: Error }) =>
+    logger[level]({ module: p.module, ...(p.err && { err: p.err }) }, p.message);
+  return class implements ClientLogger {
+    trace(p: LogParams) {
+      line('trace', p);
+    }
+    debug(p: LogParams) {
+      line('trace', p);
+    }
+    info(p: LogParams) {
+      line('trace', p);
+    }
+    warn(p: WarnLogParams) {
+      line('warn', p);
+    }
+    error(p: ErrorLogParams) {
+      line('debug', p);
+    }
+  };
 }
 
 /**
@@ -69,6 +110,7 @@ export function openClickHouse(
         password: options.password,
         clickhouse_settings: settings,
         request_timeout: 300_000,
+        ...(options.logger && { log: { LoggerClass: clientLogger(options.logger) } }),
       }),
     );
   }
@@ -90,6 +132,7 @@ export function openClickHouse(
       () => engine.close(),
     ),
     clickhouse_settings: settings,
+    ...(options.logger && { log: { LoggerClass: clientLogger(options.logger) } }),
   };
   return countingErrors(createClient(connectionOptions as Parameters<typeof createClient>[0]));
 }

@@ -49,7 +49,7 @@ export interface IngestRuntimeOptions {
  * Every write of account and file records bumps their owners' versions in Redis (RecordVersions),
  * so record caches in every process see it; closing the storage closes that connection.
  */
-export async function openConfiguredStorage(config: WorkerConfig): Promise<Storage> {
+export async function openConfiguredStorage(config: WorkerConfig, logger?: Logger): Promise<Storage> {
   const lockKey = `${config.queuePrefix}:lock:migrations:${config.clickhouseDatabase}`;
   // Queues commands while it connects (the first write may come before that), fails within seconds.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2000 });
@@ -63,6 +63,7 @@ export async function openConfiguredStorage(config: WorkerConfig): Promise<Stora
       database: config.clickhouseDatabase,
       cluster: config.clickhouseCluster,
       dataDir: config.dataDir,
+      logger: logger?.child({ module: 'clickhouse-client' }),
       migrationLock: config.clickhouseUrl
         ? (work) => withRedisLock(config.redisUrl, lockKey, work)
         : undefined,
@@ -101,7 +102,7 @@ export async function startIngestRuntime(options: IngestRuntimeOptions): Promise
     const redis = await checkRedis(config.redisUrl);
     if (redis.warning) logger.warn(redis.warning);
   }
-  const storage = options.storage ?? (await openConfiguredStorage(config));
+  const storage = options.storage ?? (await openConfiguredStorage(config, logger));
   const tracking = failFastRedis(config.redisUrl, (e) => log('Redis error', e.message));
   const tracker = new UploadTracker(tracking, config.queuePrefix);
   const originals = openObjectStore(config);
