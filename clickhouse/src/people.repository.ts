@@ -280,17 +280,20 @@ export class PeopleRepository {
     );
   }
 
-  /** A version above every one the account's people were written with, and above the last one given. */
-  async #nextVersion(accountId: string): Promise<number> {
+  /**
+   * A version above every one the account's people were written with, and above the last one
+   * given; `none` when the account has no people yet.
+   */
+  async #nextVersion(accountId: string): Promise<{ v: number; none: boolean }> {
     const rs = await this.client.query({
       query: `SELECT max(version) FROM ${this.#keys} WHERE account_id = {a:String}`,
       query_params: { a: accountId },
       format: 'JSONCompactEachRow',
     });
-    const stored = (await rs.json<[string | number]>())[0]?.[0] ?? 0;
-    const v = Math.max(Date.now() * 1000, Number(stored) + 1, this.#lastVersion + 1);
+    const stored = Number((await rs.json<[string | number]>())[0]?.[0] ?? 0);
+    const v = Math.max(Date.now() * 1000, stored + 1, this.#lastVersion + 1);
     this.#lastVersion = v;
-    return v;
+    return { v, none: stored === 0 };
   }
 
   /**
@@ -307,7 +310,7 @@ export class PeopleRepository {
     const { source } = change;
     return this.lock(accountId, async () => {
       await this.#recover(accountId);
-      const v = await this.#nextVersion(accountId);
+      const { v, none } = await this.#nextVersion(accountId);
       // Marked first: an update stopped from here on is ended by the next one (see #recover).
       await this.#mark(accountId, v, 'start');
       const p = { ...source?.params, a: accountId, v, gone, keys: change.keys ?? [] };
@@ -318,18 +321,20 @@ export class PeopleRepository {
              {v:UInt64} AS version, ${ROW_COLUMNS.slice(7).join(', ')} FROM (${source.select})`
         : null;
       // The people touched: holding a new row's identifier or one of `keys`, or having rows in a
-      // file that goes.
-      await this.client.command({
-        query: `INSERT INTO ${this.#work} (account_id, version, kind, key)
+      // file that goes. An account without people yet (its first AUTHOR file) has none to touch:
+      // the look, a pass of the engine over the new rows' identifiers, is spared.
+      if (!none)
+        await this.client.command({
+          query: `INSERT INTO ${this.#work} (account_id, version, kind, key)
                 SELECT DISTINCT account_id, {v:UInt64}, 'person', person_id FROM ${this.#keys}
                 WHERE account_id = {a:String} AND version < {v:UInt64}
                   AND key GLOBAL IN (
                     ${fresh ? `SELECT arrayJoin(keys) FROM (${fresh}) UNION ALL` : ''}
                     SELECT arrayJoin(arrayConcat({keys:Array(String)},
                       arrayMap(f -> concat('file:', f), {gone:Array(String)}))))`,
-        query_params: p,
-      });
-      const touched = await this.#count(this.#work, `version = {v:UInt64} AND kind = 'person'`, p);
+          query_params: p,
+        });
+      const touched = none ? 0 : await this.#count(this.#work, `version = {v:UInt64} AND kind = 'person'`, p);
       const work = (kind: string, columns: string) =>
         `SELECT ${columns} FROM ${this.#work} WHERE account_id = {a:String} AND version = {v:UInt64} AND kind = '${kind}'`;
       // The new rows and the rows of the people touched that stay.
