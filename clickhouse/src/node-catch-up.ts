@@ -77,7 +77,7 @@ export interface ClusterNode {
 /** The log of statements nodes missed, and their replay (see the module's comment). */
 export class NodeCatchUp {
   readonly #log: string;
-  /** Whether the log table is known to exist (it is made by the first record()). */
+  /** Whether the log table is known to exist (made by the first record(), or seen by behind()). */
   #logMade = false;
   #lastSeq = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -110,12 +110,15 @@ export class NodeCatchUp {
     params?: Record<string, unknown>,
     settings?: Record<string, unknown>,
   ): Promise<void> {
-    await this.client.command({ query: `CREATE DATABASE IF NOT EXISTS ${ident(this.database)}` });
-    await this.client.command({
-      query: `CREATE TABLE IF NOT EXISTS ${this.#log}
-              (node String, seq UInt64, statement String, params String, settings String)
-              ENGINE = MergeTree ORDER BY (node, seq)`,
-    });
+    if (!this.#logMade) {
+      await this.client.command({ query: `CREATE DATABASE IF NOT EXISTS ${ident(this.database)}` });
+      await this.client.command({
+        query: `CREATE TABLE IF NOT EXISTS ${this.#log}
+                (node String, seq UInt64, statement String, params String, settings String)
+                ENGINE = MergeTree ORDER BY (node, seq)`,
+      });
+      this.#logMade = true;
+    }
     // Increasing within a process, and across processes by the clock (µs).
     const seq = Math.max(Date.now() * 1000, this.#lastSeq + 1);
     this.#lastSeq = seq;

@@ -541,16 +541,7 @@ export function scaleOutSuite(
     it('loses no row and doubles none when a replica goes down during an ingest', async () => {
       const rows = 200_000;
       const [big] = await apiA.upload([{ name: 'replica-loss.csv', bytes: people(rows, 'Lost') }]);
-      const queue = ingestQueue();
-      try {
-        await waitFor(
-          () => queue.getJob(big!.id),
-          (job) => Number((job?.progress as { stage?: number } | undefined)?.stage) === 2,
-          { intervalMs: 50, what: 'the rows to be loading' },
-        );
-      } finally {
-        await queue.close();
-      }
+      await untilLoading(big!.id);
       await backing.replica!.stop();
       try {
         expect(await apiB.waitForIngest(big!.id, 300_000)).toMatchObject({
@@ -579,7 +570,7 @@ export function scaleOutSuite(
     it('goes on with a shard down mid-ingest (start-up, ingest, search, delete), losing nothing once it is back', async () => {
       const lastShard = backing.shards!.length - 1;
       // `Outage Note` only once the shard is down: a column no node has yet.
-      const table = async (rows: number, tag: string, n: number) =>
+      const table = (rows: number, tag: string, n: number) =>
         new TextEncoder().encode(
           `Name,${tag} Note\n${Array.from({ length: rows }, (_, i) => `${tag} ${n}-${i},note ${i}`).join('\n')}\n`,
         );
@@ -587,7 +578,7 @@ export function scaleOutSuite(
       const spread = async (tag: string, rows: number) => {
         const files: { file: FileRecord; shard: number }[] = [];
         for (let n = 0; n < 40; n++) {
-          const [file] = await apiA.upload([{ name: `${tag}-${n}.csv`, bytes: await table(rows, tag, n) }]);
+          const [file] = await apiA.upload([{ name: `${tag}-${n}.csv`, bytes: table(rows, tag, n) }]);
           files.push({ file: file!, shard: await shardOf(file!.id) });
           const last = files.filter((f) => f.shard === lastShard).length;
           if (files.length >= 4 && last > 0 && last < files.length) return files;
@@ -600,16 +591,7 @@ export function scaleOutSuite(
       const doomed = before.find((f) => f.shard === lastShard)!.file;
       // The shard stops while a big file loads (on either shard: its load goes on, or waits).
       const [midway] = await apiA.upload([{ name: 'midway.csv', bytes: people(200_000, 'Midway') }]);
-      const queue = ingestQueue();
-      try {
-        await waitFor(
-          () => queue.getJob(midway!.id),
-          (job) => Number((job?.progress as { stage?: number } | undefined)?.stage) === 2,
-          { intervalMs: 50, what: 'the big file to be loading' },
-        );
-      } finally {
-        await queue.close();
-      }
+      await untilLoading(midway!.id);
       await backing.shard!.stop();
       let during: { file: FileRecord; shard: number }[] = [];
       try {
@@ -684,6 +666,20 @@ export function scaleOutSuite(
       expect(found.totalRecords).toBe(during.length * 50);
       expect(found.message).toBeNull();
     });
+  }
+
+  /** Resolves once file `id`'s ingest is loading its rows (its job at stage 2). */
+  async function untilLoading(id: string): Promise<void> {
+    const queue = ingestQueue();
+    try {
+      await waitFor(
+        () => queue.getJob(id),
+        (job) => Number((job?.progress as { stage?: number } | undefined)?.stage) === 2,
+        { intervalMs: 50, what: `file ${id} to be loading` },
+      );
+    } finally {
+      await queue.close();
+    }
   }
 
   /** The service (a worker) whose process has taken file `id`, once its rows are loading. */
