@@ -37,6 +37,14 @@ const SCOPUS = [
   '',
 ].join('\r\n');
 
+/** An author list as staff keep them: no address column. */
+const AUTHOR_LIST = [
+  'Authors,Email Addresses,Article Title,Publication Year,Author Keywords',
+  '"Nowak, Anna","a.nowak@uw.edu.pl","Lake sediments","2021","limnology; cores"',
+  '"Ortiz, José","jose.ortiz@uam.es; j.ortiz@csic.es","Dunes","2019",""',
+  '',
+].join('\r\n');
+
 let sift: RunningSift;
 let user: ApiClient;
 const rows: ResultRow[] = [];
@@ -52,6 +60,11 @@ beforeAll(async () => {
   // correspondence address.
   const [scopus] = await user.upload([{ name: 'scopus.csv', bytes: new TextEncoder().encode(SCOPUS) }]);
   expect((await user.waitForIngest(scopus!.id)).status).toBe('PROCESSED');
+  // An author list with no address column: no affiliation is looked for.
+  const [list] = await user.upload([
+    { name: 'author-list.csv', bytes: new TextEncoder().encode(AUTHOR_LIST) },
+  ]);
+  expect((await user.waitForIngest(list!.id)).status).toBe('PROCESSED');
   // Every AUTHOR row, page by page.
   for (let page = 0; ; page++) {
     const res = await user.json<SearchResponse>('/file/preprocessed/search', { page, size: 1000 });
@@ -366,7 +379,9 @@ it('answers the People search: every person once, found by email, domain or a na
   const counts = all.people.map((p) => p.rows);
   expect(counts).toEqual([...counts].sort((a, b) => b - a));
   expect(all.people[0]!.rows).toBe(Math.max(...people.map((p) => p.refs.length)));
-  expect(all.people[0]!.files.every((f) => /^(wos-savedrecs-\w+\.xls|scopus\.csv)$/.test(f.name))).toBe(true);
+  expect(
+    all.people[0]!.files.every((f) => /^(wos-savedrecs-\w+\.xls|scopus\.csv|author-list\.csv)$/.test(f.name)),
+  ).toBe(true);
   expect(all.facets.lastYear.length).toBeGreaterThan(0);
 
   // By one of a recurring person's emails: that person alone.
@@ -476,7 +491,9 @@ it("shows a person's page: each email with its entries and years, the entries, a
   const lasts = page.person.emails.map((e) => e.lastYear);
   expect(lasts).toEqual([...lasts].sort((a, b) => b - a));
   // Each entry names the upload it is from (the file order, and so which person is picked, varies).
-  expect(page.entries.every((e) => /^(wos-savedrecs-\w+\.xls|scopus\.csv)$/.test(e.fileName))).toBe(true);
+  expect(
+    page.entries.every((e) => /^(wos-savedrecs-\w+\.xls|scopus\.csv|author-list\.csv)$/.test(e.fileName)),
+  ).toBe(true);
   // Entries most recent first.
   const years = page.entries.map((e) => e.year);
   expect(years).toEqual([...years].sort((a, b) => b - a));

@@ -49,6 +49,23 @@ export function peopleRowsOf(file: FileRow, rowsTable: string): PeopleRowsSource
   const tidy = (e: string) => `replaceRegexpOne(trimBoth(${e}), '[.;\\\\s]+$', '')`;
   const wos = first([RECORD_HEADERS.addresses[0]]);
   const scopus = first([RECORD_HEADERS.addresses[1]]);
+  // A file without either address column (an author or contact list) has no affiliation: its
+  // matching, ~65% of the computation, is spared.
+  const affiliation =
+    wos === "''" && scopus === "''"
+      ? "''"
+      : `if(wos_cell != '',
+            if(position(wos_cell, '[') > 0,
+              ${tidy(`arrayFirst(g -> hasAny(arrayMap(x -> ${foldNameSql('x')}, splitByChar(';', g[1])), wanted),
+                extractAllGroups(wos_cell, '\\\\[([^\\\\]]*)\\\\]\\\\s*([^\\\\[]*)'))[2]`)},
+              if(position(wos_cell, ';') = 0, ${tidy('wos_cell')}, '')),
+            arrayFirst(t -> t.1, arrayMap(entry -> (
+                arrayFirstIndex(k -> has(wanted, ${foldNameSql(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
+                  arrayEnumerate(splitByChar(',', entry))) > 0,
+                ${tidy(`arrayStringConcat(arraySlice(splitByChar(',', entry),
+                  arrayFirstIndex(k -> has(wanted, ${foldNameSql(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
+                    arrayEnumerate(splitByChar(',', entry))) + 1), ',')`)}),
+              splitByChar(';', scopus_cell))).2)`;
   const select = `
     SELECT file_id, sheet, row_number, keys, name, emails, orcid, researcher_id, year, title, journal,
       affiliation, if(affiliation = '', '',
@@ -70,18 +87,7 @@ export function peopleRowsOf(file: FileRow, rowsTable: string): PeopleRowsSource
           arraySlice(arrayDistinct(arrayFilter(k -> k != '', arrayMap(k -> trimBoth(k), splitByChar(';', keywords_cell)))),
             1, ${MAX_ROW_KEYWORDS}) AS keywords,
           arrayFilter(x -> x != '', [${foldNameSql('name')}, ${foldNameSql('authors_cell')}]) AS wanted,
-          if(wos_cell != '',
-            if(position(wos_cell, '[') > 0,
-              ${tidy(`arrayFirst(g -> hasAny(arrayMap(x -> ${foldNameSql('x')}, splitByChar(';', g[1])), wanted),
-                extractAllGroups(wos_cell, '\\\\[([^\\\\]]*)\\\\]\\\\s*([^\\\\[]*)'))[2]`)},
-              if(position(wos_cell, ';') = 0, ${tidy('wos_cell')}, '')),
-            arrayFirst(t -> t.1, arrayMap(entry -> (
-                arrayFirstIndex(k -> has(wanted, ${foldNameSql(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
-                  arrayEnumerate(splitByChar(',', entry))) > 0,
-                ${tidy(`arrayStringConcat(arraySlice(splitByChar(',', entry),
-                  arrayFirstIndex(k -> has(wanted, ${foldNameSql(`arrayStringConcat(arraySlice(splitByChar(',', entry), 1, k), ',')`)}),
-                    arrayEnumerate(splitByChar(',', entry))) + 1), ',')`)}),
-              splitByChar(';', scopus_cell))).2) AS affiliation
+          ${affiliation} AS affiliation
         FROM (
           SELECT sheet, row_number,
             if(${first(FULL_NAMES_HEADERS)} != '', ${first(FULL_NAMES_HEADERS)}, ${first([AUTHORS_HEADER])}) AS name,
