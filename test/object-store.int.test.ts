@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalDiskStore, S3Store, type ObjectStore } from '@sift/object-store';
 import { startTestS3, type TestS3 } from './support/s3.ts';
@@ -27,6 +27,11 @@ async function bytesOf(stream: Readable | null): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream!) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** `content` in chunks of 64 KiB, as a request body arrives. */
+function* chunksOf(content: Buffer): Generator<Buffer> {
+  for (let at = 0; at < content.length; at += 65_536) yield content.subarray(at, at + 65_536);
 }
 
 /** A local file of `bytes` random bytes, and those bytes. */
@@ -53,6 +58,20 @@ describe.each(stores)('%s', (name, open) => {
     expect((await bytesOf(await store.read(`blobs/${slug}-big.bin`))).equals(content)).toBe(true);
     const range = await bytesOf(await store.read(`blobs/${slug}-big.bin`, { start: 1000, end: 1999 }));
     expect(range.equals(content.subarray(1000, 2000))).toBe(true);
+  });
+
+  it('keeps a stream byte for byte while it is read, and stores nothing of a stream that fails', async () => {
+    const store = open();
+    const content = randomBytes(9 * 2 ** 20 + 777);
+    await store.putStream(`blobs/${slug}-stream.bin`, Readable.from(chunksOf(content)));
+    expect((await bytesOf(await store.read(`blobs/${slug}-stream.bin`))).equals(content)).toBe(true);
+    // A body that errors after a whole part: the store rejects and keeps nothing under the key.
+    async function* failing() {
+      yield* chunksOf(content);
+      throw new Error('the client went away');
+    }
+    await expect(store.putStream(`blobs/${slug}-broken.bin`, Readable.from(failing()))).rejects.toThrow();
+    expect(await store.size(`blobs/${slug}-broken.bin`)).toBeNull();
   });
 
   it('lists keys under a prefix, copies objects over others, and stores small ones from bytes', async () => {

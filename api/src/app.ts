@@ -157,12 +157,12 @@ export function createApp(deps: AppDeps): Express {
   // Before filesRoutes: `/files/autocomplete` must not be taken for a file id.
   fileRoutes.use(columnsRoutes(search));
   const imports = new LocationImport(config.importLocation, intake, incomingDir, config.maxUploadBytes);
-  fileRoutes.use(filesRoutes(files, intake, imports, deletions, incomingDir, config.maxUploadBytes));
+  fileRoutes.use(filesRoutes(files, intake, imports, deletions, config.maxUploadBytes));
   fileRoutes.use(searchRoutes(search, queries, people));
   fileRoutes.use(exportRoutes(exports));
   fileRoutes.use(peopleContactsRoutes(people));
   api.use('/file', requireActiveOnboarded, fileRoutes);
-  api.use('/parallel', requireActiveOnboarded, uploadsRoutes(intake, incomingDir, config.maxUploadBytes));
+  api.use('/parallel', requireActiveOnboarded, uploadsRoutes(intake, config.maxUploadBytes));
   api.use('/upload-tracking', requireActiveOnboarded, trackingRoutes(intake));
   const admin = new AdminService({
     storage,

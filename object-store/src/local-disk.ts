@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { checkKey, missingObject, type ByteRange, type ObjectStore } from './object-store.ts';
 
 /** Objects as files under one directory (DATA_DIR): `blobs/x.csv` is `DATA_DIR/blobs/x.csv`. */
@@ -22,6 +23,17 @@ export class LocalDiskStore implements ObjectStore {
     if (path.resolve(filePath) === target) return;
     await mkdir(path.dirname(target), { recursive: true });
     await copyFile(filePath, target);
+  }
+
+  async putStream(key: string, body: Readable): Promise<void> {
+    const target = this.localPath(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await pipeline(body, createWriteStream(target));
+    } catch (e) {
+      await rm(target, { force: true });
+      throw e;
+    }
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable | null> {

@@ -22,6 +22,12 @@ export interface ObjectStore {
   localPath(key: string): string | null;
   /** Stores the local file `filePath` under `key`, streamed; a no-op when it is already there. */
   putFile(key: string, filePath: string): Promise<void>;
+  /**
+   * Stores what `body` gives under `key` while it is read (on S3 a multipart upload of 8 MiB parts,
+   * each sent once it is full); resolves once the whole object is stored, rejects (nothing stored)
+   * when `body` errors or the store refuses. Stops reading `body` when it rejects.
+   */
+  putStream(key: string, body: Readable): Promise<void>;
   /** The object as a stream (a byte range of it when given), or null when there is none. */
   read(key: string, range?: ByteRange): Promise<Readable | null>;
   /** The object's size in bytes, or null when there is none. */

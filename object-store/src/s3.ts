@@ -71,13 +71,22 @@ export class S3Store implements ObjectStore {
   }
 
   async putFile(key: string, filePath: string): Promise<void> {
+    await this.putStream(key, createReadStream(filePath));
+  }
+
+  async putStream(key: string, body: Readable): Promise<void> {
     const upload = new Upload({
       client: this.#client,
-      params: { Bucket: this.#bucket, Key: this.#key(key), Body: createReadStream(filePath) },
+      params: { Bucket: this.#bucket, Key: this.#key(key), Body: body },
       partSize: PART_BYTES,
       queueSize: 2,
     });
-    await upload.done();
+    // The SDK stops at the first failed part without erroring the body: it is destroyed here, so
+    // whatever feeds it is not left waiting on a body no one reads.
+    await upload.done().catch((e: unknown) => {
+      body.destroy();
+      throw e;
+    });
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable | null> {

@@ -3,6 +3,7 @@
  * data directory of its own and one bucket; and the S3 options Sift needs to use it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -13,6 +14,8 @@ import { freePort } from './ports.ts';
 export interface TestS3 {
   /** Options for Sift's S3Store (S3_* variables) against this server. */
   options: S3Options;
+  /** The requests the server has received so far, as `METHOD /path?query`, in order. */
+  requests(): string[];
   stop(): Promise<void>;
 }
 
@@ -28,6 +31,10 @@ export async function startTestS3(bucket = 'sift', prefix = ''): Promise<TestS3>
     configureBuckets: [{ name: bucket, configs: [] }],
   });
   await server.run();
+  const seen: string[] = [];
+  (server as unknown as { httpServer: Server }).httpServer.on('request', (req: IncomingMessage) => {
+    seen.push(`${req.method} ${req.url}`);
+  });
   return {
     options: {
       endpoint: `http://127.0.0.1:${port}`,
@@ -39,6 +46,7 @@ export async function startTestS3(bucket = 'sift', prefix = ''): Promise<TestS3>
       secretAccessKey: 'S3RVER',
       forcePathStyle: true,
     },
+    requests: () => [...seen],
     async stop() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

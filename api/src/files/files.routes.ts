@@ -1,7 +1,4 @@
 import { requestIdOf } from '../request-log.ts';
-import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
 import multer from 'multer';
 import { accountOf } from '../auth/middleware.ts';
@@ -46,15 +43,9 @@ function arrivals(req: Request): Arrival[] {
 export const MAX_FILES_PER_REQUEST = 25;
 
 /** Multer keeps the name as latin1 unless told; browsers send UTF-8 file names. */
-function uploadOptions(blobDir: string, maxUploadBytes: number): multer.Options {
-  mkdirSync(blobDir, { recursive: true });
+function uploadOptions(storage: multer.StorageEngine, maxUploadBytes: number): multer.Options {
   return {
-    storage: multer.diskStorage({
-      destination: blobDir,
-      // A generated name, never the user's: the extension is kept only from the accepted list.
-      filename: (_req, file, cb) =>
-        cb(null, `${randomUUID()}${path.extname(file.originalname).toLowerCase()}`),
-    }),
+    storage,
     defParamCharset: 'utf8',
     limits: { fileSize: maxUploadBytes, files: MAX_FILES_PER_REQUEST },
     // A file of another type is not stored; the request notes it, in its place among the files, so
@@ -93,8 +84,8 @@ function stored(files: Express.Multer.File[]): StoredUpload[] {
 }
 
 /** The multer middlewares for one field or many, with Sift's limits and messages. */
-export function uploadMiddlewares(blobDir: string, maxUploadBytes: number) {
-  const upload = multer(uploadOptions(blobDir, maxUploadBytes));
+export function uploadMiddlewares(storage: multer.StorageEngine, maxUploadBytes: number) {
+  const upload = multer(uploadOptions(storage, maxUploadBytes));
   return {
     single: (field: string) => withLimits(upload.single(field), maxUploadBytes),
     array: (field: string) => withLimits(upload.array(field, MAX_FILES_PER_REQUEST), maxUploadBytes),
@@ -160,11 +151,10 @@ export function filesRoutes(
   intake: UploadIntake,
   imports: LocationImport,
   deletions: FileDeletions,
-  blobDir: string,
   maxUploadBytes: number,
 ): Router {
   const router = Router();
-  const upload = uploadMiddlewares(blobDir, maxUploadBytes);
+  const upload = uploadMiddlewares(intake.arrivals, maxUploadBytes);
   const handle = uploadHandlers(intake);
   router.post('/upload', upload.single('file'), handle.one);
   router.post('/upload-multiple', upload.array('files'), handle.many);

@@ -15,6 +15,7 @@ import { InvalidFileError, inspectUpload, type SpreadsheetFormat } from '@sift/s
 import { originalKey, type ObjectStore } from '@sift/object-store';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { toFileRecord, type FilesService } from './files.service.ts';
+import { ArrivalStorage } from './arrival-storage.ts';
 import { QueueUnavailableError } from './upload-queue-error.ts';
 
 /** A stored upload as multer leaves it on disk, or a file of a type Sift does not take (not stored). */
@@ -51,7 +52,12 @@ export class UploadIntake {
     private readonly objects: ObjectStore,
     /** Bytes of originals one account may keep; undefined → no quota. */
     private readonly quotaBytes?: number,
-  ) {}
+  ) {
+    this.arrivals = new ArrivalStorage(incomingDir, objects);
+  }
+
+  /** Where the upload routes' files are stored while they arrive (multer's storage engine). */
+  readonly arrivals: ArrivalStorage;
 
   /**
    * Validates each stored upload and records it in an upload session (`sessionId`, else a new
@@ -346,7 +352,8 @@ export class UploadIntake {
     const incoming = path.join(this.incomingDir, upload.storedName);
     const key = originalKey(upload.storedName);
     if (this.objects.localPath(key) === incoming) return;
-    await this.objects.putFile(key, incoming);
+    // Copied while it arrived (the upload routes), else copied now (a file brought in otherwise).
+    await (this.arrivals.take(upload.storedName) ?? this.objects.putFile(key, incoming));
     await unlink(incoming).catch(() => undefined);
   }
 
@@ -385,7 +392,10 @@ export class UploadIntake {
 
   async #discard(upload: StoredUpload): Promise<void> {
     if (!upload.storedName) return; // refused: nothing was stored
-    await unlink(path.join(this.incomingDir, upload.storedName)).catch(() => undefined);
+    await Promise.all([
+      unlink(path.join(this.incomingDir, upload.storedName)).catch(() => undefined),
+      this.arrivals.forget(upload.storedName),
+    ]);
   }
 }
 

@@ -16,9 +16,9 @@ export const OPTIMAL_BATCH_SIZE = 2;
  * `/api/parallel/*`: the batch and session upload endpoints. They share one code path with
  * `/api/file/upload*` (UploadIntake.accept); a session created here collects batches until finalized.
  */
-export function uploadsRoutes(intake: UploadIntake, blobDir: string, maxUploadBytes: number): Router {
+export function uploadsRoutes(intake: UploadIntake, maxUploadBytes: number): Router {
   const router = Router();
-  const upload = uploadMiddlewares(blobDir, maxUploadBytes);
+  const upload = uploadMiddlewares(intake.arrivals, maxUploadBytes);
 
   const handle = uploadHandlers(intake);
   router.post('/upload-single', upload.single('file'), handle.one);
