@@ -45,6 +45,9 @@ const AUTHOR_LIST = [
   '',
 ].join('\r\n');
 
+/** The name of every file beforeAll uploads. */
+const UPLOADED_NAME = /^(wos-savedrecs-\w+\.xls|scopus\.csv|author-list\.csv)$/;
+
 let sift: RunningSift;
 let user: ApiClient;
 const rows: ResultRow[] = [];
@@ -379,9 +382,7 @@ it('answers the People search: every person once, found by email, domain or a na
   const counts = all.people.map((p) => p.rows);
   expect(counts).toEqual([...counts].sort((a, b) => b - a));
   expect(all.people[0]!.rows).toBe(Math.max(...people.map((p) => p.refs.length)));
-  expect(
-    all.people[0]!.files.every((f) => /^(wos-savedrecs-\w+\.xls|scopus\.csv|author-list\.csv)$/.test(f.name)),
-  ).toBe(true);
+  expect(all.people[0]!.files.every((f) => UPLOADED_NAME.test(f.name))).toBe(true);
   expect(all.facets.lastYear.length).toBeGreaterThan(0);
 
   // By one of a recurring person's emails: that person alone.
@@ -491,9 +492,7 @@ it("shows a person's page: each email with its entries and years, the entries, a
   const lasts = page.person.emails.map((e) => e.lastYear);
   expect(lasts).toEqual([...lasts].sort((a, b) => b - a));
   // Each entry names the upload it is from (the file order, and so which person is picked, varies).
-  expect(
-    page.entries.every((e) => /^(wos-savedrecs-\w+\.xls|scopus\.csv|author-list\.csv)$/.test(e.fileName)),
-  ).toBe(true);
+  expect(page.entries.every((e) => UPLOADED_NAME.test(e.fileName))).toBe(true);
   // Entries most recent first.
   const years = page.entries.map((e) => e.year);
   expect(years).toEqual([...years].sort((a, b) => b - a));

@@ -26,6 +26,9 @@ export interface PeopleRowsSource {
   params: Record<string, unknown>;
 }
 
+/** The SQL of a cell the file has no column for: an empty string. */
+const NO_CELL = "''";
+
 /**
  * The people rows of an AUTHOR file, computed from its rows.
  *
@@ -44,7 +47,7 @@ export function peopleRowsOf(file: FileRow, rowsTable: string): PeopleRowsSource
       params[name] = h;
       return [`trimBoth(${v})`];
     });
-    return values.length ? `arrayFirst(x -> x != '', [${values.join(', ')}])` : `''`;
+    return values.length ? `arrayFirst(x -> x != '', [${values.join(', ')}])` : NO_CELL;
   };
   const tidy = (e: string) => `replaceRegexpOne(trimBoth(${e}), '[.;\\\\s]+$', '')`;
   const wos = first([RECORD_HEADERS.addresses[0]]);
@@ -52,8 +55,8 @@ export function peopleRowsOf(file: FileRow, rowsTable: string): PeopleRowsSource
   // A file without either address column (an author or contact list) has no affiliation: its
   // matching, ~65% of the computation, is spared.
   const affiliation =
-    wos === "''" && scopus === "''"
-      ? "''"
+    wos === NO_CELL && scopus === NO_CELL
+      ? NO_CELL
       : `if(wos_cell != '',
             if(position(wos_cell, '[') > 0,
               ${tidy(`arrayFirst(g -> hasAny(arrayMap(x -> ${foldNameSql('x')}, splitByChar(';', g[1])), wanted),

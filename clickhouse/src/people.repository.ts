@@ -539,11 +539,10 @@ export class PeopleRepository {
       names[1], names, ${foldNameSql('names[1]')}, ${e.emails}, orcids, rids, entries, fy, ly, journals,
       affiliations, countries, keywords, file_ids,
       ${foldSql(`arrayStringConcat(arrayConcat(names, ${e.list}, orcids, rids, journals, affiliations, countries, keywords), '\n')`)}`;
-    // Both kinds of records read the rows just written, each on its own: made at once.
-    const writes: Promise<unknown>[] = [];
-    // One entry: the row is the person (its values are its most frequent ones; years its own).
     const one = (v: string) => `if(${v} != '', [${v}], [])`;
-    writes.push(
+    // Both kinds of records read the rows just written, each on its own: made at once.
+    await settled([
+      // One entry: the row is the person (its values are its most frequent ones; years its own).
       this.client.command({
         query: `INSERT INTO ${this.#people} (${columns})
               SELECT ${record({
@@ -559,8 +558,6 @@ export class PeopleRepository {
                 FROM ${this.#rowsTable} WHERE ${written} AND NOT ${several})`,
         query_params: p,
       }),
-    );
-    writes.push(
       this.client.command({
         query: `INSERT INTO ${this.#people} (${columns})
               SELECT ${record({ emails: 'e.emails', list: 'e.list' })}
@@ -604,8 +601,7 @@ export class PeopleRepository {
               ) AS t USING person_id`,
         query_params: p,
       }),
-    );
-    await settled(writes);
+    ]);
   }
 
   /** The PREWHERE of a People search (see PeopleQuery), with its parameters. */
