@@ -107,6 +107,9 @@ export const SAME_NAME_GROUP_LIMIT = 20;
 /** Most co-authors of a person read for the evidence of a pair (see sameNamePairs). */
 export const COAUTHORS_LIMIT = 500;
 
+/** A year above every real one: what an email's first year is when no row of it gives a year. */
+const NO_YEAR = 65535;
+
 /** The columns of `people_rows`, in order (migration 008). */
 const ROW_COLUMNS = [
   'account_id',
@@ -467,35 +470,40 @@ export class PeopleRepository {
       query_params: p,
       format: 'JSONCompactEachRow',
     });
-    const sets = [...(await rs.json<[string[]]>()), ...(await decided.json<[string[]]>())];
-    for (const [keys] of sets) {
-      for (const k of keys) if (!parent.has(k)) parent.set(k, k);
-      for (const k of keys.slice(1)) {
-        const [x, y] = [find(keys[0]!), find(k)];
-        // The smaller identifier is the root, so each group's root is its smallest.
-        if (x < y) parent.set(y, x);
-        else if (y < x) parent.set(x, y);
+    for (const found of [rs, decided])
+      for (const [keys] of await found.json<[string[]]>()) {
+        for (const k of keys) if (!parent.has(k)) parent.set(k, k);
+        for (const k of keys.slice(1)) {
+          const [x, y] = [find(keys[0]!), find(k)];
+          // The smaller identifier is the root, so each group's root is its smallest.
+          if (x < y) parent.set(y, x);
+          else if (y < x) parent.set(x, y);
+        }
       }
-    }
-    const values: { account_id: string; version: number; kind: string; key: string; value: string }[] = [];
+    // Written 50,000 at a time as they are found (not all held first).
+    let written = 0;
+    let batch: { account_id: string; version: number; kind: string; key: string; value: string }[] = [];
+    const flush = async () => {
+      if (batch.length) await this.client.insert({ table: this.#work, values: batch, format: 'JSONEachRow' });
+      written += batch.length;
+      batch = [];
+    };
     for (const k of parent.keys()) {
       const root = find(k);
-      if (root !== k) values.push({ account_id: p.a, version: p.v, kind: 'canonical', key: k, value: root });
+      if (root !== k) batch.push({ account_id: p.a, version: p.v, kind: 'canonical', key: k, value: root });
+      if (batch.length === 50_000) await flush();
     }
-    for (let i = 0; i < values.length; i += 50_000)
-      await this.client.insert({
-        table: this.#work,
-        values: values.slice(i, i + 50_000),
-        format: 'JSONEachRow',
-      });
-    return values.length;
+    await flush();
+    return written;
   }
 
   /**
    * The keys and records of the people this update wrote, made by the engine from their rows.
    * People of one entry (most of a field's authors: 100,000 of 100,006 in `npm run bench`) are
-   * read straight from their row; only people of several entries are grouped and ranked, which
-   * costs ~10 µs an entry (docs/benchmarks.md, "People").
+   * read straight from their row; only people of several entries are grouped and ranked. Every
+   * grouping is by person and reads the rows in the table's order (`optimize_aggregation_in_order`:
+   * a person's rows are together), so it holds one person at a time, not the update's every person
+   * (docs/benchmarks.md, "People at scale").
    */
   async #writePeople(p: Record<string, unknown>): Promise<void> {
     const written = `account_id = {a:String} AND version = {v:UInt64}`;
@@ -504,12 +512,19 @@ export class PeopleRepository {
     // computes another (one after the other they took 350 ms, at once 244 ms, for 100,006 people;
     // docs/benchmarks.md, "People").
     await settled([
+      // Each key once: a key is one person's, so each person's keys are made distinct among their
+      // own rows, read in the table's order, one person at a time (a DISTINCT over every key of
+      // the update held them all: +621 MB for 2M rows).
       this.client.command({
         query: `INSERT INTO ${this.#keys} (account_id, key, person_id, version)
-                SELECT DISTINCT account_id, key, person_id, {v:UInt64}
-                FROM ${this.#rowsTable} ARRAY JOIN arrayConcat(keys, [anchor, concat('file:', file_id)]) AS key
-                WHERE ${written}`,
+                SELECT account_id, key, person_id, {v:UInt64} FROM (
+                  SELECT account_id, person_id,
+                    groupUniqArrayArray(arrayConcat(keys, [anchor, concat('file:', file_id)])) AS person_keys
+                  FROM ${this.#rowsTable} WHERE ${written}
+                  GROUP BY account_id, person_id)
+                ARRAY JOIN person_keys AS key`,
         query_params: p,
+        clickhouse_settings: { optimize_aggregation_in_order: 1 },
       }),
       this.#writeRecords(p, written),
     ]);
@@ -517,19 +532,20 @@ export class PeopleRepository {
 
   /** The records of the people this update wrote (see #writePeople), `written` their rows. */
   async #writeRecords(p: Record<string, unknown>, written: string): Promise<void> {
-    // The people of several entries (kind 'several'), once for the three reads below.
+    // The people of several entries (kind 'several'), once for the two reads below.
     await this.client.command({
       query: `INSERT INTO ${this.#work} (account_id, version, kind, key)
               SELECT account_id, {v:UInt64}, 'several', person_id FROM ${this.#rowsTable}
               WHERE ${written} GROUP BY account_id, person_id HAVING count() > 1`,
       query_params: p,
+      clickhouse_settings: { optimize_aggregation_in_order: 1 },
     });
     const several = `person_id GLOBAL IN (SELECT key FROM ${this.#work}
       WHERE account_id = {a:String} AND version = {v:UInt64} AND kind = 'several')`;
     const mine = `FROM ${this.#rowsTable} WHERE ${written} AND ${several}`;
     // A person's `n` most frequent values of one kind (see the ranked list below).
     const top = (kind: string, n: number) =>
-      `arrayMap(x -> x.2, arraySlice(arrayFilter(x -> x.1 = '${kind}', ranked), 1, ${n}))`;
+      `arrayMap(x -> substring(x, 2), arraySlice(arrayFilter(x -> startsWith(x, '${kind}'), ranked), 1, ${n}))`;
     const emailsType = `'Array(Tuple(email String, entries UInt32, first_year UInt16, last_year UInt16))'`;
     const columns = `account_id, person_id, anchor, version, name, names, folded_name, emails, orcids,
       researcher_ids, entries, first_year, last_year, journals, affiliations, countries, keywords,
@@ -558,48 +574,38 @@ export class PeopleRepository {
                 FROM ${this.#rowsTable} WHERE ${written} AND NOT ${several})`,
         query_params: p,
       }),
+      // Several entries: one aggregation per person, read in the table's order (a person's rows
+      // are together), so only one person's state is held at a time. Each email's entries and
+      // years, and each journal's, affiliation's, country's and keyword's entries, are summed per
+      // value by the engine's *Map aggregates (no row of the person joined out; see #writePeople).
       this.client.command({
         query: `INSERT INTO ${this.#people} (${columns})
-              SELECT ${record({ emails: 'e.emails', list: 'e.list' })}
+              SELECT ${record({ emails: 'emails', list: 'arrayMap(e -> e.1, emails)' })}
               FROM (
-                SELECT account_id, person_id, any(anchor) AS anchor,
-                  arraySort(x -> (-lengthUTF8(x), x), groupUniqArrayIf(name, name != '')) AS names,
-                  arraySort(groupUniqArrayIf(orcid, orcid != '')) AS orcids,
-                  arraySort(groupUniqArrayIf(researcher_id, researcher_id != '')) AS rids,
-                  count() AS entries, minIf(year, year > 0) AS fy, max(year) AS ly,
-                  arraySort(groupUniqArray(file_id)) AS file_ids
-                ${mine}
-                GROUP BY account_id, person_id
-              ) AS p
-              LEFT ANY JOIN (
-                SELECT person_id,
-                  CAST(arraySort(x -> (-x.4, -x.2, x.1), groupArray((email, n, fy, ly))),
-                    'Array(Tuple(email String, entries UInt32, first_year UInt16, last_year UInt16))') AS emails,
-                  groupArray(email) AS list
+                SELECT *,
+                  CAST(arraySort(x -> (-x.4, -x.2, x.1), arrayMap((e, n, fy, ly) -> (e, n, if(fy = ${NO_YEAR}, 0, fy), ly),
+                    email_n.1, email_n.2, email_fy.2, email_ly.2)), ${emailsType}) AS emails,
+                  -- Most entries first, ties by value (each value prefixed by its kind's letter).
+                  arraySort((v, n) -> (-n, substring(v, 2)), tops.1, tops.2) AS ranked,
+                  ${top('j', 5)} AS journals, ${top('a', 5)} AS affiliations, ${top('c', 5)} AS countries,
+                  ${top('k', 10)} AS keywords
                 FROM (
-                  SELECT person_id, arrayJoin(emails) AS email, count() AS n, minIf(year, year > 0) AS fy,
-                    max(year) AS ly
+                  SELECT account_id, person_id, any(anchor) AS anchor,
+                    arraySort(x -> (-lengthUTF8(x), x), groupUniqArrayIf(name, name != '')) AS names,
+                    arraySort(groupUniqArrayIf(orcid, orcid != '')) AS orcids,
+                    arraySort(groupUniqArrayIf(researcher_id, researcher_id != '')) AS rids,
+                    count() AS entries, minIf(year, year > 0) AS fy, max(year) AS ly,
+                    arraySort(groupUniqArray(file_id)) AS file_ids,
+                    sumMap(emails, arrayMap(e -> toUInt64(1), emails)) AS email_n,
+                    minMap(emails, arrayMap(e -> if(year > 0, year, ${NO_YEAR}), emails)) AS email_fy,
+                    maxMap(emails, arrayMap(e -> year, emails)) AS email_ly,
+                    sumMap(arrayFilter(v -> length(v) > 1, arrayConcat([concat('j', journal), concat('a', affiliation),
+                      concat('c', country)], arrayMap(k -> concat('k', k), keywords))) AS kv,
+                      arrayMap(v -> toUInt64(1), kv)) AS tops
                   ${mine}
-                  GROUP BY person_id, email)
-                GROUP BY person_id
-              ) AS e USING person_id
-              LEFT ANY JOIN (
-                -- Each person's most frequent journals, affiliations, countries and keywords (ties by
-                -- value): counted per value and ranked, exactly. The engine's topK keeps a table per
-                -- group, which costs ~60 µs a person (measured: 9.7 s against 0.5 s for 100k people).
-                SELECT person_id, ${top('j', 5)} AS journals, ${top('a', 5)} AS affiliations,
-                  ${top('c', 5)} AS countries, ${top('k', 10)} AS keywords
-                FROM (
-                  SELECT person_id, arraySort(x -> (-x.3, x.2), groupArray((kind, value, n))) AS ranked
-                  FROM (
-                    SELECT person_id, kv.1 AS kind, kv.2 AS value, count() AS n
-                    FROM ${this.#rowsTable} ARRAY JOIN arrayConcat([('j', journal), ('a', affiliation),
-                      ('c', country)], arrayMap(k -> ('k', k), keywords)) AS kv
-                    WHERE ${written} AND ${several} AND kv.2 != ''
-                    GROUP BY person_id, kind, value)
-                  GROUP BY person_id)
-              ) AS t USING person_id`,
+                  GROUP BY account_id, person_id))`,
         query_params: p,
+        clickhouse_settings: { optimize_aggregation_in_order: 1 },
       }),
     ]);
   }
