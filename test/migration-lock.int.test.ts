@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadWorkerConfig, openConfiguredStorage } from '@sift/ingest-worker';
 import { withRedisLock } from '@sift/shared/redis';
 import { startTestClickHouse, type TestClickHouse } from './support/clickhouse-server.ts';
+import { MIGRATIONS } from './support/migrations.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sift-migrate-'));
@@ -41,17 +42,7 @@ it('applies each migration once when two processes migrate at the same moment', 
       format: 'JSONEachRow',
     });
     const applied = await rs.json<{ name: string; times: number }>();
-    expect(applied.map((m) => m.name)).toEqual([
-      '001_init.sql',
-      '002_documents.sql',
-      '003_rows_file_id_low_cardinality.sql',
-      '004_author_pairs.sql',
-      '005_author_pair_identifiers.sql',
-      '006_record_copies.sql',
-      '007_files_rows_id.sql',
-      '008_people.sql',
-      '009_people_search.sql',
-    ]);
+    expect(applied.map((m) => m.name)).toEqual(MIGRATIONS);
     expect(applied.every((m) => Number(m.times) === 1)).toBe(true);
     expect(await b.ping()).toBe(true);
   } finally {

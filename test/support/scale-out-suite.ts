@@ -31,6 +31,7 @@ import type {
 import { INGEST_QUEUE } from '@sift/shared/jobs';
 import { fixture } from './fixtures.ts';
 import { ApiClient, freePort, waitFor } from './sift.ts';
+import { MIGRATIONS } from './migrations.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const id = randomUUID().replaceAll('-', '');
@@ -261,17 +262,7 @@ export function scaleOutSuite(
       signal: AbortSignal.timeout(10_000),
     });
     const rows = ((await rs.json()) as { data: [string, string][] }).data;
-    expect(rows.map(([name]) => name)).toEqual([
-      '001_init.sql',
-      '002_documents.sql',
-      '003_rows_file_id_low_cardinality.sql',
-      '004_author_pairs.sql',
-      '005_author_pair_identifiers.sql',
-      '006_record_copies.sql',
-      '007_files_rows_id.sql',
-      '008_people.sql',
-      '009_people_search.sql',
-    ]);
+    expect(rows.map(([name]) => name)).toEqual(MIGRATIONS);
     expect(rows.every(([, times]) => Number(times) === 1)).toBe(true);
   });
 
