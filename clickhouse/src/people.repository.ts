@@ -107,7 +107,10 @@ export const SAME_NAME_GROUP_LIMIT = 20;
 /** Most co-authors of a person read for the evidence of a pair (see sameNamePairs). */
 export const COAUTHORS_LIMIT = 500;
 
-/** A year above every real one: what an email's first year is when no row of it gives a year. */
+/**
+ * A year above every real one: stands in for a row without a year while an email's first year is
+ * taken (a minimum), and is read back as 0 (no year) when no row of the email gives one.
+ */
 const NO_YEAR = 65535;
 
 /** The columns of `people_rows`, in order (migration 008). */
