@@ -134,11 +134,12 @@ const against = (value: number, goal: number, unit = '') =>
 /**
  * `a` and `b` timed in turn, RUNS times each after a warm-up of both, so both see the same
  * moments of this machine (whose speed drifts within a minute): their medians, and the median of
- * the differences `a − b` taken pair by pair.
+ * the differences `a − b` taken pair by pair. `before` runs, untimed, before each of them.
  */
 async function paired(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
+  before: () => Promise<unknown> = async () => undefined,
 ): Promise<{ a: number; b: number; difference: number }> {
   await a();
   await b();
@@ -146,9 +147,11 @@ async function paired(
   const bs: number[] = [];
   const ds: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    await before();
     let t = performance.now();
     await a();
     as.push(performance.now() - t);
+    await before();
     t = performance.now();
     await b();
     bs.push(performance.now() - t);
@@ -173,6 +176,16 @@ try {
   const api = apiCaller(sift.url, token);
   await api('/accounts/onboard', { firstName: 'Bench', lastName: 'Mark' });
   const me = await api<{ id: string }>('/accounts/me');
+  /**
+   * Before a timed search: what the API reuses while the account's records are unchanged (its
+   * counts and facets, RecordCache.result) is dropped, as any write of a record would, and the
+   * records read again untimed (`/file/columns` reads them), so a search repeated RUNS times is
+   * timed as its first asking, the count and facets computed.
+   */
+  const uncounted = async () => {
+    await storage.recordsChanged([me.id]);
+    await api('/file/columns');
+  };
 
   // Columns (with the skip indexes Sift decides from a sample) and 200 PROCESSED file records.
   const sampleRs = await storage.client.query({
@@ -283,6 +296,7 @@ try {
           hits = res.totalRecords;
         },
         () => Promise.all([storage.rows.count(query), storage.rows.page(query, 0, 20)]),
+        uncounted,
       );
       const [http, direct, fixed] = [timing.a, timing.b, timing.difference];
       const ratio = http / direct;
@@ -311,6 +325,9 @@ try {
         { 'Author Full Names': RARE_SURNAME.toLowerCase() },
         ...COUNTRIES.map((country) => ({ 'Author Full Names': 'kowalski', Country: country.toLowerCase() })),
       ];
+      // Nothing counted before: each term's first search counts it (the later ones reuse that
+      // count while the records stay the same, as they do for users searching a name again).
+      await uncounted();
       const ms: number[] = [];
       let next = 0;
       const started = performance.now();
@@ -338,7 +355,7 @@ try {
     for (const [name, criteria] of SORTED) {
       const search = (sort: object) => () =>
         api<SearchResponse>('/file/search', { searchCriteria: criteria, page: 0, size: 20, ...sort });
-      const timing = await paired(search({ sortBy: SORT_COLUMN, sortOrder: 'asc' }), search({}));
+      const timing = await paired(search({ sortBy: SORT_COLUMN, sortOrder: 'asc' }), search({}), uncounted);
       row[`sorted by ${SORT_COLUMN}, ${name}: API ms`] =
         `${timing.a.toFixed(1)} (${timing.b.toFixed(1)} in file order)`;
     }
@@ -347,7 +364,7 @@ try {
     for (const [name, criteria] of SORTED) {
       const search = (more: object) => () =>
         api<SearchResponse>('/file/search', { searchCriteria: criteria, page: 0, size: 20, ...more });
-      const timing = await paired(search({ facets: FACET_COLUMNS }), search({}));
+      const timing = await paired(search({ facets: FACET_COLUMNS }), search({}), uncounted);
       row[`facets of ${FACET_COLUMNS.length} columns, ${name}: API ms`] =
         `${timing.a.toFixed(1)} (${timing.b.toFixed(1)} without)`;
     }

@@ -91,6 +91,37 @@ it('never shows a deleted file, though its records were cached a moment before',
   expect(listed.map((f) => f.id)).not.toContain(alpha!.id);
 });
 
+it('counts a search once while the records stay the same, and again once they change', async () => {
+  const rows = sift.storage.rows;
+  const counted: unknown[] = [];
+  const count = rows.count.bind(rows);
+  rows.count = (q) => (counted.push(q.criteria), count(q));
+  try {
+    const pages = await Promise.all([0, 1, 2].map((page) => search({ Name: 'beta' }, { size: 10, page })));
+    expect(pages.map((p) => [p.totalRecords, p.data.length])).toEqual([
+      [30, 10],
+      [30, 10],
+      [30, 10],
+    ]);
+    expect((await search({ Name: 'beta 1' }, { size: 5 })).totalRecords).toBe(11);
+    expect((await search({ Name: 'beta' }, { size: 5, page: 6 })).data).toEqual([]);
+    // Three pages of one search and the same search again: counted once; another term once more.
+    expect(counted).toEqual([{ Name: 'beta' }, { Name: 'beta 1' }]);
+
+    // A new file of the owner (its records written): counted again, its rows in the count.
+    const [more] = await user.upload([{ name: 'beta-more.csv', bytes: csv('Beta', 5) }]);
+    await user.waitForIngest(more!.id);
+    counted.length = 0;
+    expect((await search({ Name: 'beta' }, { size: 10 })).totalRecords).toBe(35);
+    expect(counted).toEqual([{ Name: 'beta' }]);
+    expect((await user.fetch(`/file/files/${more!.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await search({ Name: 'beta' }, { size: 10 })).totalRecords).toBe(30);
+    expect(counted).toHaveLength(2);
+  } finally {
+    rows.count = count;
+  }
+});
+
 it('searches a file as soon as the worker has finished it', async () => {
   expect((await search({ Name: 'gamma' })).totalRecords).toBe(0); // cached: no Gamma file
   const [gamma] = await user.upload([{ name: 'gamma.csv', bytes: csv('Gamma', 25) }]);

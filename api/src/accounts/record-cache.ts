@@ -10,15 +10,39 @@ export interface RecordCacheLimits {
    * for a version bump that failed (Redis down at the moment of a write).
    */
   ttlMs: number;
+  /** Search results (see RecordCache.result) held per owner at most; the least recently used go first. */
+  resultsPerOwner: number;
 }
 
-export const RECORD_CACHE_LIMITS: RecordCacheLimits = { maxOwners: 1000, ttlMs: 60_000 };
+export const RECORD_CACHE_LIMITS: RecordCacheLimits = { maxOwners: 1000, ttlMs: 60_000, resultsPerOwner: 64 };
+
+/** One owner's records at one version (see RecordCache.owner). */
+export interface OwnerRecords {
+  /** Every record of the owner's files (any type and status, not deleted), newest upload first. */
+  files(): Promise<readonly FileRow[]>;
+  /**
+   * What `load` answers for `key`, reused while the owner's records stay at this version: for
+   * results that depend on nothing but the records and the rows of the files they name, such as
+   * a search's count of matching rows (a PROCESSED file's rows never change; every change of
+   * which rows a file has, an ingest, a reindex, a delete, a data clear, a restore, writes records
+   * or announces them changed). A search's page asked again, a page turned, or many people
+   * searching the same name count once. Holds RecordCacheLimits.resultsPerOwner results, the
+   * least recently used going first; without Redis versions (or when Redis does not answer)
+   * nothing is held and every call loads. A load that fails is not kept.
+   *
+   * @param key - what the result is of: equal keys must ask the same of the same files
+   * @param load - computes the result
+   */
+  result<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
 
 interface Entry {
   version: string;
   loadedAt: number;
   account?: Promise<AccountRow | null>;
   files?: Promise<readonly FileRow[]>;
+  /** Results by key, in the order of use (see RecordCache.result). */
+  results?: Map<string, Promise<unknown>>;
 }
 
 /**
@@ -50,12 +74,36 @@ export class RecordCache {
 
   /** Every record of the owner's files (any type and status, not deleted), newest upload first. */
   async files(ownerId: string): Promise<readonly FileRow[]> {
+    return (await this.owner(ownerId)).files();
+  }
+
+  /**
+   * The owner's records at their current version, read from Redis once: what one request reads
+   * of them (its file records, its reused results) then costs no other round trip.
+   */
+  async owner(ownerId: string): Promise<OwnerRecords> {
     const entry = await this.#entry(ownerId);
-    if (!entry) return this.storage.files.list({ ownerId });
-    return (entry.files ??= forgetOnFailure(
-      this.storage.files.list({ ownerId }).then((files) => Object.freeze(files.map(freezeFile))),
-      (p) => entry.files === p && delete entry.files,
-    ));
+    const { storage, limits } = this;
+    if (!entry) return { files: () => storage.files.list({ ownerId }), result: (_key, load) => load() };
+    return {
+      files: () =>
+        (entry.files ??= forgetOnFailure(
+          storage.files.list({ ownerId }).then((files) => Object.freeze(files.map(freezeFile))),
+          (p) => entry.files === p && delete entry.files,
+        )),
+      result: <T>(key: string, load: () => Promise<T>): Promise<T> => {
+        const results = (entry.results ??= new Map());
+        let found = results.get(key) as Promise<T> | undefined;
+        results.delete(key); // re-inserted below: the map's order is the order of use
+        if (!found) {
+          const loading = load();
+          found = forgetOnFailure(loading, (p) => results.get(key) === p && results.delete(key));
+        }
+        results.set(key, found);
+        if (results.size > limits.resultsPerOwner) results.delete(results.keys().next().value!);
+        return found;
+      },
+    };
   }
 
   /** The owner's entry at the current version (a new, empty one when that changed), or null without one. */

@@ -53,8 +53,14 @@ export class Maintenance {
     try {
       // A reindex alone empties nothing: each file keeps its rows until its own job reads it again.
       if (parts.files || parts.rows) {
-        result.fileDataRecordsDeleted = await storage.rows.truncate();
-        await storage.people.clear();
+        try {
+          result.fileDataRecordsDeleted = await storage.rows.truncate();
+          await storage.people.clear();
+        } finally {
+          // The file records stay (unless `files` goes too) but their rows are gone: what was
+          // counted from them (RecordCache.result) must be counted again.
+          await storage.recordsChanged('all');
+        }
         result.clickHouseCollectionsCleared = 1;
       }
       if (parts.files) {

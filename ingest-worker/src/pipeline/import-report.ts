@@ -60,7 +60,25 @@ export async function listAuthorCopies(storage: Storage, author: FileRow): Promi
     const cols = authorColumns(f.columnNames);
     if (cols) names.add(cols.authors);
   }
-  return storage.rows.copies.record(author, others, [...names]);
+  return listCopies(storage, author, others, [...names]);
+}
+
+/**
+ * Lists the copies of `file`'s records (RowCopies.record), then announces the owner's records
+ * changed: what searches leave out changed, and what the API reuses while the records stay the
+ * same (the rows left out, the facets: RecordCache.result) must be read again.
+ */
+async function listCopies(
+  storage: Storage,
+  file: FileRow,
+  others: FileRow[],
+  alsoHeaders: readonly string[] = [],
+): Promise<number> {
+  try {
+    return await storage.rows.copies.record(file, others, alsoHeaders);
+  } finally {
+    await storage.recordsChanged([file.ownerId]);
+  }
 }
 
 /**
@@ -105,7 +123,7 @@ export async function buildImportReport(input: ImportReportInput): Promise<Impor
       `${overflow.length} ${overflow.length === 1 ? 'column is' : 'columns are'} kept past the column limit: searchable, but more slowly (${overflow.slice(0, 5).join(', ')}${overflow.length > 5 ? ', …' : ''}).`,
     );
   const others = await otherFiles(storage, general);
-  await storage.rows.copies.record(general, others);
+  await listCopies(storage, general, others);
   const processed = others.filter((f) => f.status === 'PROCESSED');
   const recordCopies = await storage.rows.report.recordCopies(general, processed);
   if (recordCopies?.inOtherFiles)
