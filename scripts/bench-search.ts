@@ -178,7 +178,7 @@ try {
   const me = await api<{ id: string }>('/accounts/me');
   /**
    * Before a timed search: what the API reuses while the account's records are unchanged (its
-   * counts and facets, RecordCache.result) is dropped, as any write of a record would, and the
+   * counts and facets, OwnerRecords.result) is dropped, as any write of a record would, and the
    * records read again untimed (`/file/columns` reads them), so a search repeated RUNS times is
    * timed as its first asking, the count and facets computed.
    */

@@ -10,7 +10,7 @@ export interface RecordCacheLimits {
    * for a version bump that failed (Redis down at the moment of a write).
    */
   ttlMs: number;
-  /** Search results (see RecordCache.result) held per owner at most; the least recently used go first. */
+  /** Search results (see OwnerRecords.result) held per owner at most; the least recently used go first. */
   resultsPerOwner: number;
 }
 
@@ -41,7 +41,7 @@ interface Entry {
   loadedAt: number;
   account?: Promise<AccountRow | null>;
   files?: Promise<readonly FileRow[]>;
-  /** Results by key, in the order of use (see RecordCache.result). */
+  /** Results by key, in the order of use (see OwnerRecords.result). */
   results?: Map<string, Promise<unknown>>;
 }
 

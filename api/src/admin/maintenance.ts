@@ -58,7 +58,7 @@ export class Maintenance {
           await storage.people.clear();
         } finally {
           // The file records stay (unless `files` goes too) but their rows are gone: what was
-          // counted from them (RecordCache.result) must be counted again.
+          // counted from them (OwnerRecords.result) must be counted again.
           await storage.recordsChanged('all');
         }
         result.clickHouseCollectionsCleared = 1;

@@ -120,7 +120,7 @@ export class SearchService {
       // the other. A page past the end comes back empty. The count, the rows left out and the
       // facets are reused while the owner's records are unchanged (OwnerRecords.result: a page
       // turned or a name searched again is counted once; listing copies announces the records
-      // changed). Under load, 400 searches 20 at once over 5M rows: p95 2,137 → 433–581 ms
+      // changed). Under load, 400 searches 20 at once over 5M rows: p95 2,137 → 519 ms
       // (docs/benchmarks.md).
       const key = JSON.stringify([
         fileType,

@@ -66,7 +66,7 @@ export async function listAuthorCopies(storage: Storage, author: FileRow): Promi
 /**
  * Lists the copies of `file`'s records (RowCopies.record), then announces the owner's records
  * changed: what searches leave out changed, and what the API reuses while the records stay the
- * same (the rows left out, the facets: RecordCache.result) must be read again.
+ * same (the rows left out, the facets: OwnerRecords.result) must be read again.
  */
 async function listCopies(
   storage: Storage,
