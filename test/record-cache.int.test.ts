@@ -122,6 +122,25 @@ it('counts a search once while the records stay the same, and again once they ch
   }
 });
 
+it('holds a bounded number of results an account: the least recently used are counted again', async () => {
+  const rows = sift.storage.rows;
+  const counted: unknown[] = [];
+  const count = rows.count.bind(rows);
+  rows.count = (q) => (counted.push(q.criteria), count(q));
+  try {
+    expect((await search({ Name: 'beta 2' })).totalRecords).toBe(11);
+    expect((await search({ Name: 'beta 2' })).totalRecords).toBe(11);
+    expect(counted).toHaveLength(1);
+    // Each search holds its count and the rows it leaves out: 40 others push the first one out.
+    for (let i = 0; i < 40; i++) await search({ City: `city ${i}` });
+    counted.length = 0;
+    expect((await search({ Name: 'beta 2' })).totalRecords).toBe(11);
+    expect(counted).toEqual([{ Name: 'beta 2' }]);
+  } finally {
+    rows.count = count;
+  }
+});
+
 it('searches a file as soon as the worker has finished it', async () => {
   expect((await search({ Name: 'gamma' })).totalRecords).toBe(0); // cached: no Gamma file
   const [gamma] = await user.upload([{ name: 'gamma.csv', bytes: csv('Gamma', 25) }]);

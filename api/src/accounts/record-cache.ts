@@ -32,8 +32,9 @@ export interface OwnerRecords {
    *
    * @param key - what the result is of: equal keys must ask the same of the same files
    * @param load - computes the result
+   * @param keep - whether a result is small enough to hold (default: every one is)
    */
-  result<T>(key: string, load: () => Promise<T>): Promise<T>;
+  result<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
 }
 
 interface Entry {
@@ -85,19 +86,26 @@ export class RecordCache {
     const entry = await this.#entry(ownerId);
     const { storage, limits } = this;
     if (!entry) return { files: () => storage.files.list({ ownerId }), result: (_key, load) => load() };
+    const forget = (results: Map<string, Promise<unknown>>, key: string, p: Promise<unknown>) =>
+      results.get(key) === p && results.delete(key);
     return {
       files: () =>
         (entry.files ??= forgetOnFailure(
           storage.files.list({ ownerId }).then((files) => Object.freeze(files.map(freezeFile))),
           (p) => entry.files === p && delete entry.files,
         )),
-      result: <T>(key: string, load: () => Promise<T>): Promise<T> => {
+      result: <T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> => {
         const results = (entry.results ??= new Map());
         let found = results.get(key) as Promise<T> | undefined;
         results.delete(key); // re-inserted below: the map's order is the order of use
         if (!found) {
           const loading = load();
-          found = forgetOnFailure(loading, (p) => results.get(key) === p && results.delete(key));
+          found = forgetOnFailure(loading, (p) => forget(results, key, p));
+          if (keep)
+            void loading.then(
+              (value) => keep(value) || forget(results, key, loading),
+              () => undefined,
+            );
         }
         results.set(key, found);
         if (results.size > limits.resultsPerOwner) results.delete(results.keys().next().value!);

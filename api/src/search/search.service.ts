@@ -39,6 +39,13 @@ export type FileFilters = Partial<
 export const SEARCH_UNAVAILABLE = 'Search is temporarily unavailable';
 
 /**
+ * Rows left out of a search (copies of records in other files) listed at most in a result the
+ * record cache holds (OwnerRecords.result): a longer list (up to LISTED_COPIES_MAX row numbers)
+ * is read again each time rather than held for each of many accounts.
+ */
+const LEFT_OUT_ROWS_KEPT = 1_000;
+
+/**
  * The message of a search answered while a shard of the cluster cannot be reached: its files'
  * rows are left out (REACHABLE_NODES_READ in @sift/clickhouse).
  */
@@ -129,15 +136,21 @@ export class SearchService {
         request.matchAccents ?? false,
         request.sheetNames ?? [],
       ]);
-      const reused = <T>(what: string, load: () => Promise<T>, ...more: unknown[]) =>
-        records.result(JSON.stringify([what, key, ...more]), load);
+      const reused = <T>(
+        what: string,
+        load: () => Promise<T>,
+        more: unknown[] = [],
+        keep?: (v: T) => boolean,
+      ) => records.result(JSON.stringify([what, key, ...more]), load, keep);
       const [away, matching, [query, hits, facets]] = await Promise.all([
         this.storage.layout.shardsAway(),
         reused('count', () => this.storage.rows.count({ ...asked, everyCopy: true })),
         reused(
           'left out',
           () => this.storage.rows.readLeftOutCopies(asked).then((q) => q.leftOut ?? null),
-          request.everyCopy ?? false,
+          [request.everyCopy ?? false],
+          // A long list of the rows left out (up to LISTED_COPIES_MAX) is read again, not held.
+          (leftOut) => !leftOut?.rows || leftOut.count <= LEFT_OUT_ROWS_KEPT,
         ).then((leftOut) => {
           const query: RowQuery = leftOut ? { ...asked, leftOut } : asked;
           const { facets: wanted } = request;
@@ -145,7 +158,7 @@ export class SearchService {
             query,
             this.storage.rows.page(query, page * size, size),
             wanted?.length
-              ? reused('facets', () => this.#facets(query, wanted), request.everyCopy ?? false, wanted)
+              ? reused('facets', () => this.#facets(query, wanted), [request.everyCopy ?? false, wanted])
               : null,
           ]);
         }),
