@@ -91,11 +91,17 @@ it('never shows a deleted file, though its records were cached a moment before',
   expect(listed.map((f) => f.id)).not.toContain(alpha!.id);
 });
 
-it('counts a search once while the records stay the same, and again once they change', async () => {
+/** The criteria of every count of matching rows the engine is asked for, until `stop`. */
+function countCalls(): { counted: unknown[]; stop: () => void } {
   const rows = sift.storage.rows;
   const counted: unknown[] = [];
   const count = rows.count.bind(rows);
   rows.count = (q) => (counted.push(q.criteria), count(q));
+  return { counted, stop: () => void (rows.count = count) };
+}
+
+it('counts a search once while the records stay the same, and again once they change', async () => {
+  const { counted, stop } = countCalls();
   try {
     const pages = await Promise.all([0, 1, 2].map((page) => search({ Name: 'beta' }, { size: 10, page })));
     expect(pages.map((p) => [p.totalRecords, p.data.length])).toEqual([
@@ -118,15 +124,12 @@ it('counts a search once while the records stay the same, and again once they ch
     expect((await search({ Name: 'beta' }, { size: 10 })).totalRecords).toBe(30);
     expect(counted).toHaveLength(2);
   } finally {
-    rows.count = count;
+    stop();
   }
 });
 
 it('holds a bounded number of results an account: the least recently used are counted again', async () => {
-  const rows = sift.storage.rows;
-  const counted: unknown[] = [];
-  const count = rows.count.bind(rows);
-  rows.count = (q) => (counted.push(q.criteria), count(q));
+  const { counted, stop } = countCalls();
   try {
     expect((await search({ Name: 'beta 2' })).totalRecords).toBe(11);
     expect((await search({ Name: 'beta 2' })).totalRecords).toBe(11);
@@ -137,7 +140,7 @@ it('holds a bounded number of results an account: the least recently used are co
     expect((await search({ Name: 'beta 2' })).totalRecords).toBe(11);
     expect(counted).toEqual([{ Name: 'beta 2' }]);
   } finally {
-    rows.count = count;
+    stop();
   }
 });
 
