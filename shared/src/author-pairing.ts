@@ -214,14 +214,7 @@ export function pairEmails(
   for (const { e, a, s } of candidates) {
     if (emailTaken[e] || byAuthor[a] || isGiven(e)) continue;
     // Two free authors fit this address equally well (two Kims and `kim@`): the name does not decide.
-    let tied = false;
-    for (const c of candidates) {
-      if (c.e === e && c.a !== a && c.s === s && !byAuthor[c.a]) {
-        tied = true;
-        break;
-      }
-    }
-    if (tied) continue;
+    if (candidates.some((c) => c.e === e && c.a !== a && c.s === s && !byAuthor[c.a])) continue;
     byAuthor[a] = emails[e]!;
     method[a] = 'name';
     emailTaken[e] = true;
